@@ -1,0 +1,50 @@
+/* What the arch's boot code learnt from the firmware (DTB or multiboot), in one neutral form. */
+#ifndef RNDBITS_BOOT_H
+#define RNDBITS_BOOT_H
+
+#include <types.h>
+
+#define BOOT_MAX_REGIONS 16
+#define BOOT_CMDLINE_MAX 512
+#define BOOT_SEED_MAX 64
+
+struct mem_region {
+	phys_addr_t base;
+	uint64_t size;
+};
+
+struct boot_info {
+	/* Usable RAM, as the firmware described it. */
+	struct mem_region ram[BOOT_MAX_REGIONS];
+	unsigned nr_ram;
+	/* Ranges inside RAM the page-frame allocator must never hand out: the kernel image, the
+	 * DTB or multiboot structures, boot page tables, boot stacks. */
+	struct mem_region reserved[BOOT_MAX_REGIONS];
+	unsigned nr_reserved;
+	/* Kernel command line (DTB /chosen bootargs, or multiboot cmdline without the image path). */
+	char cmdline[BOOT_CMDLINE_MAX];
+	/* Firmware-provided entropy (DTB /chosen rng-seed and kaslr-seed), and its name for logs. */
+	uint8_t seed[BOOT_SEED_MAX];
+	unsigned seed_len;
+	const char *seed_source;
+	/* Where the boot data came from, for the boot log: "dtb" or "multiboot". */
+	const char *firmware;
+	/* Virtual address of the flattened device tree, or NULL (x86). */
+	const void *dtb;
+};
+
+/* Record a RAM region or a reserved range; silently ignores overflow past BOOT_MAX_REGIONS
+ * (the boot log shows how many were recorded). */
+void boot_add_ram(struct boot_info *bi, phys_addr_t base, uint64_t size);
+void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size);
+/* Copy a command line, dropping a leading image path ("rndbits.elf foo=1" -> "foo=1") when
+ * strip_image_path is set, as multiboot loaders prefix it. */
+void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_image_path);
+/* Look up "key=value" on the command line; returns the value's length or -1 if absent. */
+int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value);
+
+/* Fill RAM, command line and seed from a flattened device tree (arm, arm64); reserves the DTB
+ * itself. Returns 0, or -1 if the blob is not a valid FDT. */
+int boot_parse_dtb(struct boot_info *bi, const void *dtb, phys_addr_t dtb_pa);
+
+#endif

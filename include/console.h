@@ -1,0 +1,26 @@
+/* The console layer: output with LF -> CRLF, and an editing line reader (echo, backspace,
+ * Ctrl-U, Ctrl-C, a hard length limit) over the arch's raw UART bytes. */
+#ifndef RNDBITS_CONSOLE_H
+#define RNDBITS_CONSOLE_H
+
+#include <types.h>
+
+#define CONSOLE_LINE_MAX 256
+
+void console_putc(char c);
+void console_write(const char *s, size_t n);
+void console_puts(const char *s);
+
+enum console_read_result {
+	CONSOLE_LINE,        /* a complete line is in buf (NUL-terminated, without the newline) */
+	CONSOLE_INTERRUPTED, /* Ctrl-C: the line was abandoned */
+	CONSOLE_TOO_LONG,    /* the line passed CONSOLE_LINE_MAX - 1 characters and was discarded */
+};
+
+/* Read one line, echoing and editing, waiting (arch_idle) while no input is pending. */
+enum console_read_result console_read_line(char *buf, size_t size);
+
+/* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
+bool console_interrupt_pending(void);
+
+#endif

@@ -1,0 +1,29 @@
+/* Kernel-wide services: printing, panics and the entry point the arch boot code calls. */
+#ifndef RNDBITS_KERNEL_H
+#define RNDBITS_KERNEL_H
+
+#include <types.h>
+
+struct boot_info;
+
+/* Generic kernel entry: called once by the arch's early boot code, on the kernel stack, with the
+ * MMU on (boot mapping) and the console usable. Never returns. */
+__noreturn void kernel_main(struct boot_info *bi);
+
+/* Formatted output to the console (lib/fmt.c conversions). Returns the characters written. */
+int printk(const char *fmt, ...) __printf(1, 2);
+int vprintk(const char *fmt, va_list ap);
+
+/* Fatal kernel error: prints "rndbits: kernel panic: ..." and powers off with EXIT_PANIC. */
+__noreturn void panic(const char *fmt, ...) __printf(1, 2);
+
+/* QEMU exit statuses, so a test can tell a clean power-off from a crash without reading output.
+ * (On x86 the isa-debug-exit device turns status s into (s << 1) | 1.) */
+enum {
+	EXIT_OK = 0,
+	EXIT_PANIC = 3,      /* panic() */
+	EXIT_EXCEPTION = 4,  /* unexpected exception in the kernel */
+	EXIT_SELFTEST = 5,   /* an in-guest self-test failed */
+};
+
+#endif

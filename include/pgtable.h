@@ -1,0 +1,53 @@
+/* The one generic page-table walker (mm/pgtable.c), over the arch's format (arch/mmu.h). Used by
+ * the kernel's own MMU setup, process address spaces, `pt walk`, fault reports and teardown. */
+#ifndef RNDBITS_PGTABLE_H
+#define RNDBITS_PGTABLE_H
+
+#include <arch/mmu.h>
+
+/* Allocate a zeroed table for the root level (or a given level). Returns its physical address,
+ * 0 when out of memory. */
+phys_addr_t pt_alloc_table(unsigned level);
+
+/* Map [va, va+size) to [pa, pa+size) with prot. With PT_MAP_BLOCKS, use the largest leaf the
+ * format allows where va, pa and the remaining size are aligned. Returns 0 or -ENOMEM/-EEXIST
+ * (an existing valid leaf is never overwritten silently; PT_MAP_REPLACE allows it). */
+enum { PT_MAP_BLOCKS = 1u << 0, PT_MAP_REPLACE = 1u << 1 };
+int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
+	   unsigned flags);
+
+/* Remove the leaves covering [va, va+size) (page granular; blocks are not split) and flush them
+ * from the TLB. Frees nothing but emptied tables below the root. */
+void pt_unmap(phys_addr_t root, uintptr_t va, size_t size);
+
+/* Change the permissions of the leaves covering [va, va+size). */
+int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot);
+
+/* One step of a walk: what the table at this level says about va. */
+struct pt_step {
+	unsigned level;
+	phys_addr_t table_pa;
+	unsigned index;
+	pte_t pte;
+	struct pte_info info;
+};
+
+struct pt_walk_result {
+	unsigned nr_steps;
+	struct pt_step steps[PT_MAX_LEVELS];
+	bool mapped;        /* the last step is a valid leaf */
+	phys_addr_t pa;     /* the translation of va when mapped */
+	unsigned prot;      /* its permissions when mapped */
+};
+
+/* Walk va from root; never allocates. */
+void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out);
+
+/* Print a walk in the `pt walk` format: one line per level, then the result. */
+void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
+
+/* Free every table reachable from root below va_end (the user half), and the root itself if
+ * free_root. Leaf frames are the caller's (the VMA layer frees them). */
+void pt_free_tables(phys_addr_t root, uintptr_t va_end, bool free_root);
+
+#endif

@@ -1,0 +1,27 @@
+/* Physical page-frame allocator over the free RAM the boot info describes. Counts are exact:
+ * `free` prints them, and equal counts before and after a workload prove nothing leaked. */
+#ifndef RNDBITS_PMM_H
+#define RNDBITS_PMM_H
+
+#include <types.h>
+
+struct boot_info;
+
+/* Take over all RAM in bi minus the reserved ranges. Uses a bitmap placed in free RAM. */
+void pmm_init(const struct boot_info *bi);
+
+/* Allocate 2^order contiguous frames aligned to their size; zeroed. Returns the physical
+ * address, or 0 when none is free. */
+phys_addr_t pmm_alloc_pages(unsigned order);
+static inline phys_addr_t pmm_alloc_page(void) { return pmm_alloc_pages(0); }
+void pmm_free_pages(phys_addr_t pa, unsigned order);
+static inline void pmm_free_page(phys_addr_t pa) { pmm_free_pages(pa, 0); }
+
+struct pmm_stats {
+	uint64_t total; /* frames managed (RAM minus nothing: reserved frames count as used) */
+	uint64_t used;
+	uint64_t free;
+};
+void pmm_get_stats(struct pmm_stats *st);
+
+#endif
