@@ -1,4 +1,5 @@
-/* Linux's errno numbers (asm-generic/errno-base.h values) and their strerror texts. */
+/* Linux's errno numbers (asm-generic/errno-base.h and errno.h values) and their strerror texts
+ * (lib/errno.c). Kernel functions return them negated (-EINVAL). */
 #ifndef RNDBITS_LIB_ERRNO_H
 #define RNDBITS_LIB_ERRNO_H
 
@@ -7,6 +8,7 @@
 #define ESRCH 3
 #define EINTR 4
 #define EIO 5
+#define ENXIO 6
 #define E2BIG 7
 #define ENOEXEC 8
 #define EBADF 9
@@ -15,16 +17,41 @@
 #define ENOMEM 12
 #define EACCES 13
 #define EFAULT 14
+#define ENOTBLK 15
 #define EBUSY 16
 #define EEXIST 17
+#define EXDEV 18
+#define ENODEV 19
 #define ENOTDIR 20
 #define EISDIR 21
 #define EINVAL 22
+#define ENFILE 23
+#define EMFILE 24
+#define ENOTTY 25
+#define ETXTBSY 26
+#define EFBIG 27
 #define ENOSPC 28
+#define ESPIPE 29
+#define EROFS 30
+#define EMLINK 31
+#define EPIPE 32
+#define EDOM 33
 #define ERANGE 34
+#define EDEADLK 35
+#define ENAMETOOLONG 36
+#define ENOLCK 37
 #define ENOSYS 38
+#define ENOTEMPTY 39
+#define ELOOP 40
+#define EOVERFLOW 75
+#define EOPNOTSUPP 95
+#define EWOULDBLOCK EAGAIN
+#define EDEADLOCK EDEADLK
+#define ENOTSUP EOPNOTSUPP
 
-/* "Invalid argument" etc.; "Unknown error N" style text for numbers it does not know. */
+/* The text Linux's C library prints for err ("Invalid argument"; 0 gives "Success"). A number
+ * without a text gives "Unknown error N", formatted into a static buffer that the next such call
+ * overwrites. Takes the positive number: strerror(-ret) for a kernel return value. */
 const char *strerror(int err);
 
 #endif

@@ -4,10 +4,14 @@
 
 #include <types.h>
 
-/* strtoul-like: base 0 accepts 0x/0 prefixes. Sets *end past the digits; returns false on no
- * digits or overflow (the value saturates). */
+/* strtoull-like digits: base 0 means "0x"/"0X" + hex digit -> 16, leading "0" -> 8, else 10;
+ * base 16 also accepts the "0x" prefix; bases 2..36 otherwise. Unlike strtoull it skips NO
+ * leading whitespace and accepts NO sign: callers decide what those mean. Sets *end (if end is
+ * not NULL) past the digits, or to s when there are none. Returns false on no digits, a bad
+ * base, or overflow; on overflow *out saturates to UINT64_MAX and *end is still past all the
+ * digits, as strtoull does. No 64-bit division (safe on 32-bit targets without libgcc). */
 bool parse_u64(const char *s, const char **end, unsigned base, uint64_t *out);
-/* A whole string as an unsigned number (no trailing characters). */
+/* A whole string as an unsigned number (no trailing characters, not even a newline). */
 bool parse_u64_full(const char *s, unsigned base, uint64_t *out);
 
 #endif

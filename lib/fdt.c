@@ -1,0 +1,437 @@
+/* Read-only flattened device tree access (devicetree specification v0.4, chapter 5).
+ *
+ * The blob comes from outside the kernel, so nothing in it is trusted: every offset and length
+ * is checked against the header's block sizes before a byte is read, strings must end inside
+ * their block, and walking the structure block only ever moves forward, so a corrupt blob ends
+ * in an error (-1 or NULL) rather than a wild read or an endless loop. All multi-byte fields are
+ * read byte by byte: the blob may be unaligned and is big-endian on every ISA.
+ *
+ * Node offsets are offsets of FDT_BEGIN_NODE tokens from the start of the structure block (the
+ * root is 0), as in libfdt. */
+#include <lib/fdt.h>
+
+#define FDT_MAGIC 0xd00dfeedu
+#define FDT_HEADER_BYTES 40u
+#define FDT_MIN_VERSION 16u
+
+enum fdt_token {
+	FDT_BEGIN_NODE = 1,
+	FDT_END_NODE = 2,
+	FDT_PROP = 3,
+	FDT_NOP = 4,
+	FDT_END = 9,
+};
+
+/* Header field offsets. */
+enum {
+	HDR_MAGIC = 0,
+	HDR_TOTALSIZE = 4,
+	HDR_OFF_STRUCT = 8,
+	HDR_OFF_STRINGS = 12,
+	HDR_OFF_RSVMAP = 16,
+	HDR_VERSION = 20,
+	HDR_LAST_COMP = 24,
+	HDR_SIZE_STRINGS = 32,
+	HDR_SIZE_STRUCT = 36,
+};
+
+/* The two blocks the accessors read, located and size-checked once per call. */
+struct fdt_view {
+	const uint8_t *structs;
+	uint32_t struct_size;
+	const uint8_t *strings;
+	uint32_t strings_size;
+};
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t header_field(const void *fdt, unsigned off)
+{
+	return be32((const uint8_t *)fdt + off);
+}
+
+/* Does [off, off + size) lie inside [0, limit)? Written to avoid wrapping. */
+static bool range_ok(uint32_t off, uint32_t size, uint32_t limit)
+{
+	return off <= limit && size <= limit - off;
+}
+
+/* Header consistency against its own totalsize; fills the view on success. */
+static bool header_ok(const void *fdt, struct fdt_view *v)
+{
+	uint32_t total, off_struct, off_strings, size_struct;
+
+	if (!fdt || header_field(fdt, HDR_MAGIC) != FDT_MAGIC)
+		return false;
+	total = header_field(fdt, HDR_TOTALSIZE);
+	if (total < FDT_HEADER_BYTES)
+		return false;
+	if (header_field(fdt, HDR_VERSION) < FDT_MIN_VERSION ||
+	    header_field(fdt, HDR_LAST_COMP) > 17)
+		return false;
+	off_struct = header_field(fdt, HDR_OFF_STRUCT);
+	off_strings = header_field(fdt, HDR_OFF_STRINGS);
+	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
+	if (header_field(fdt, HDR_VERSION) >= 17)
+		size_struct = header_field(fdt, HDR_SIZE_STRUCT);
+	else
+		size_struct = off_struct <= total ? total - off_struct : 0;
+	if (off_struct < FDT_HEADER_BYTES || (off_struct & 3) ||
+	    !range_ok(off_struct, size_struct, total))
+		return false;
+	if (off_strings < FDT_HEADER_BYTES ||
+	    !range_ok(off_strings, header_field(fdt, HDR_SIZE_STRINGS), total))
+		return false;
+	if (header_field(fdt, HDR_OFF_RSVMAP) < FDT_HEADER_BYTES ||
+	    header_field(fdt, HDR_OFF_RSVMAP) > total)
+		return false;
+	if (v) {
+		v->structs = (const uint8_t *)fdt + off_struct;
+		v->struct_size = size_struct;
+		v->strings = (const uint8_t *)fdt + off_strings;
+		v->strings_size = header_field(fdt, HDR_SIZE_STRINGS);
+	}
+	return true;
+}
+
+int fdt_check(const void *fdt, size_t max_size)
+{
+	/* The header itself must fit before any field of it is read. */
+	if (!fdt || max_size < FDT_HEADER_BYTES)
+		return -1;
+	if (!header_ok(fdt, NULL) || header_field(fdt, HDR_TOTALSIZE) > max_size)
+		return -1;
+	return 0;
+}
+
+uint32_t fdt_totalsize(const void *fdt)
+{
+	return header_field(fdt, HDR_TOTALSIZE);
+}
+
+/* Length of the NUL-terminated string at p with at most max bytes available, or -1 if no NUL
+ * comes first. */
+static int bounded_strlen(const uint8_t *p, uint32_t max)
+{
+	uint32_t n;
+
+	for (n = 0; n < max; n++)
+		if (!p[n])
+			return n <= 0x7fffffffu ? (int)n : -1;
+	return -1;
+}
+
+static uint32_t align4(uint32_t x)
+{
+	return (x + 3u) & ~3u;
+}
+
+/* One token of the structure block. */
+struct fdt_tag {
+	enum fdt_token token;
+	uint32_t next;         /* offset of the following token */
+	/* FDT_BEGIN_NODE: the name; FDT_PROP: name, value and length. */
+	const char *name;
+	const uint8_t *value;
+	uint32_t len;
+};
+
+/* Decode the token at off; false if it, its payload or its strings leave their blocks. */
+static bool read_tag(const struct fdt_view *v, uint32_t off, struct fdt_tag *t)
+{
+	uint32_t size = v->struct_size;
+	const uint8_t *p;
+	int n;
+
+	if ((off & 3) || !range_ok(off, 4, size))
+		return false;
+	p = v->structs + off;
+	t->token = (enum fdt_token)be32(p);
+	t->name = NULL;
+	t->value = NULL;
+	t->len = 0;
+	switch (t->token) {
+	case FDT_BEGIN_NODE:
+		n = bounded_strlen(p + 4, size - off - 4);
+		if (n < 0)
+			return false;
+		t->name = (const char *)(p + 4);
+		t->next = align4(off + 4 + (uint32_t)n + 1);
+		break;
+	case FDT_PROP: {
+		uint32_t nameoff;
+
+		if (!range_ok(off, 12, size))
+			return false;
+		t->len = be32(p + 4);
+		nameoff = be32(p + 8);
+		if (!range_ok(off + 12, t->len, size))
+			return false;
+		if (nameoff >= v->strings_size ||
+		    bounded_strlen(v->strings + nameoff, v->strings_size - nameoff) < 0)
+			return false;
+		t->name = (const char *)(v->strings + nameoff);
+		t->value = p + 12;
+		t->next = align4(off + 12 + t->len);
+		break;
+	}
+	case FDT_END_NODE:
+	case FDT_NOP:
+	case FDT_END:
+		t->next = off + 4;
+		break;
+	default:
+		return false;
+	}
+	/* Only ever forward (so every walk ends), and never wrapped past 4 GiB by align4. A next
+	 * offset beyond the block is caught by the range check of the following read. */
+	return t->next > off;
+}
+
+/* Check that node is a valid FDT_BEGIN_NODE offset and decode it. */
+static bool read_node(const struct fdt_view *v, int node, struct fdt_tag *t)
+{
+	return node >= 0 && read_tag(v, (uint32_t)node, t) && t->token == FDT_BEGIN_NODE;
+}
+
+/* Offset just past the FDT_END_NODE that closes the node at off, or false on corruption. */
+static bool skip_node(const struct fdt_view *v, uint32_t off, uint32_t *after)
+{
+	struct fdt_tag t;
+	unsigned depth = 0;
+
+	do {
+		if (!read_tag(v, off, &t))
+			return false;
+		if (t.token == FDT_BEGIN_NODE)
+			depth++;
+		else if (t.token == FDT_END_NODE)
+			depth--;
+		else if (t.token == FDT_END)
+			return false;
+		off = t.next;
+	} while (depth);
+	*after = off;
+	return true;
+}
+
+/* Offset of the first token after the node's name and properties: where its children start. */
+static bool first_child_slot(const struct fdt_view *v, uint32_t node, uint32_t *off)
+{
+	struct fdt_tag t;
+
+	*off = node;
+	if (!read_tag(v, *off, &t))
+		return false;
+	*off = t.next;
+	for (;;) {
+		if (!read_tag(v, *off, &t))
+			return false;
+		if (t.token != FDT_PROP && t.token != FDT_NOP)
+			return true;
+		*off = t.next;
+	}
+}
+
+/* From off, skip NOPs to the next sibling: its offset, or -1 at the parent's FDT_END_NODE. */
+static int sibling_at(const struct fdt_view *v, uint32_t off)
+{
+	struct fdt_tag t;
+
+	for (;;) {
+		if (!read_tag(v, off, &t))
+			return -1;
+		if (t.token == FDT_BEGIN_NODE)
+			return off <= 0x7fffffffu ? (int)off : -1;
+		if (t.token != FDT_NOP)
+			return -1;
+		off = t.next;
+	}
+}
+
+int fdt_next_child(const void *fdt, int node, int prev)
+{
+	struct fdt_view v;
+	struct fdt_tag t;
+	uint32_t off;
+
+	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+		return -1;
+	if (prev == -1) {
+		if (!first_child_slot(&v, (uint32_t)node, &off))
+			return -1;
+	} else {
+		/* prev must be a node that starts after its parent's header. */
+		if (prev <= node || !read_node(&v, prev, &t) || !skip_node(&v, (uint32_t)prev, &off))
+			return -1;
+	}
+	return sibling_at(&v, off);
+}
+
+const char *fdt_node_name(const void *fdt, int node)
+{
+	struct fdt_view v;
+	struct fdt_tag t;
+
+	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+		return NULL;
+	return t.name;
+}
+
+static bool str_equal(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+const void *fdt_getprop(const void *fdt, int node, const char *name, int *len)
+{
+	struct fdt_view v;
+	struct fdt_tag t;
+	uint32_t off;
+
+	if (len)
+		*len = -1;
+	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+		return NULL;
+	for (off = t.next;; off = t.next) {
+		if (!read_tag(&v, off, &t))
+			return NULL;
+		if (t.token == FDT_NOP)
+			continue;
+		if (t.token != FDT_PROP)
+			return NULL;
+		if (str_equal(t.name, name)) {
+			if (t.len > 0x7fffffffu)
+				return NULL;
+			if (len)
+				*len = (int)t.len;
+			return t.value;
+		}
+	}
+}
+
+/* Does the node name (with unit address) match one path component of n bytes? Without "@" the
+ * component matches any unit address. */
+static bool name_matches(const char *node_name, const char *comp, size_t n)
+{
+	size_t i;
+	bool comp_has_unit = false;
+
+	for (i = 0; i < n; i++) {
+		if (node_name[i] != comp[i])
+			return false;
+		if (comp[i] == '@')
+			comp_has_unit = true;
+	}
+	return node_name[n] == '\0' || (!comp_has_unit && node_name[n] == '@');
+}
+
+int fdt_path_offset(const void *fdt, const char *path)
+{
+	struct fdt_view v;
+	struct fdt_tag t;
+	int node = 0;
+
+	if (!path || path[0] != '/' || !header_ok(fdt, &v))
+		return -1;
+	/* The root may be preceded by NOPs. */
+	node = sibling_at(&v, 0);
+	while (node >= 0) {
+		const char *comp;
+		size_t n = 0;
+		int child;
+
+		while (*path == '/')
+			path++;
+		if (!*path)
+			return node;
+		comp = path;
+		while (comp[n] && comp[n] != '/')
+			n++;
+		path += n;
+		for (child = fdt_next_child(fdt, node, -1); child >= 0;
+		     child = fdt_next_child(fdt, node, child)) {
+			if (read_node(&v, child, &t) && name_matches(t.name, comp, n))
+				break;
+		}
+		node = child;
+	}
+	return -1;
+}
+
+/* Is compat one of the NUL-separated strings in the len bytes at list? The last string of a
+ * corrupt list may lack its NUL: it is compared only up to len. */
+static bool stringlist_contains(const char *list, uint32_t len, const char *compat)
+{
+	uint32_t pos = 0;
+
+	while (pos < len) {
+		uint32_t i = 0;
+
+		while (pos + i < len && list[pos + i] && compat[i] == list[pos + i])
+			i++;
+		if (pos + i < len && !list[pos + i] && !compat[i])
+			return true;
+		while (pos < len && list[pos])
+			pos++;
+		pos++;
+	}
+	return false;
+}
+
+int fdt_find_compatible(const void *fdt, const char *compat)
+{
+	struct fdt_view v;
+	struct fdt_tag t;
+	uint32_t off = 0;
+	int node = -1;
+
+	if (!header_ok(fdt, &v))
+		return -1;
+	/* One forward pass: remember the current node, look at its "compatible" property. */
+	for (;; off = t.next) {
+		if (!read_tag(&v, off, &t) || t.token == FDT_END)
+			return -1;
+		if (t.token == FDT_BEGIN_NODE)
+			node = off <= 0x7fffffffu ? (int)off : -1;
+		else if (t.token == FDT_PROP && node >= 0 && str_equal(t.name, "compatible") &&
+			 stringlist_contains((const char *)t.value, t.len, compat))
+			return node;
+		else if (t.token == FDT_END_NODE)
+			node = -1; /* properties after a child belong to no node we report */
+	}
+}
+
+static unsigned cells_prop(const void *fdt, int node, const char *name, unsigned dflt)
+{
+	int len;
+	const uint8_t *p = fdt_getprop(fdt, node, name, &len);
+
+	return p && len == 4 ? be32(p) : dflt;
+}
+
+unsigned fdt_address_cells(const void *fdt, int node)
+{
+	return cells_prop(fdt, node, "#address-cells", 2);
+}
+
+unsigned fdt_size_cells(const void *fdt, int node)
+{
+	return cells_prop(fdt, node, "#size-cells", 1);
+}
+
+uint64_t fdt_read_cells(const void *p, unsigned n)
+{
+	const uint8_t *b = p;
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		v = v << 32 | be32(b + 4 * i);
+	return v;
+}
