@@ -14,6 +14,9 @@ __noreturn void kernel_main(struct boot_info *bi);
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
+/* The boot information kernel_main was given (command line, seed, memory map). */
+const struct boot_info *kernel_boot_info(void);
+
 /* Fatal kernel error: prints "rndbits: kernel panic: ..." and powers off with EXIT_PANIC. */
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 

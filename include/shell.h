@@ -27,5 +27,6 @@ int shell_execute(char *line);
 
 /* The current credentials of the shell (root = 0, nobody = 65534). */
 unsigned shell_uid(void);
+void shell_set_uid(unsigned uid);
 
 #endif

@@ -5,6 +5,8 @@
 
 #include <types.h>
 
+struct boot_info;
+
 #define PT_MAX_LEVELS 5
 
 /* A descriptor, wide enough for every format (arm short and i386 entries are 32-bit). */

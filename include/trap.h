@@ -1,0 +1,16 @@
+/* Generic trap handling (kernel/trap.c) and the two places user traps go. */
+#ifndef RNDBITS_TRAP_H
+#define RNDBITS_TRAP_H
+
+#include <arch/trap.h>
+
+const char *trap_access_name(enum trap_access a);
+
+/* A syscall from user mode: read the number and arguments through the arch accessors, set the
+ * result in the frame, or end the task with arch_user_exit(). (kernel/syscall.c) */
+void syscall_dispatch(struct trap_info *ti);
+
+/* A fault from user mode: print the segfault line and end the task. (kernel/proc.c) */
+__noreturn void user_fault(struct trap_info *ti);
+
+#endif

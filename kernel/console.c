@@ -1,0 +1,168 @@
+/* The console: LF -> CRLF on output, and a line editor over the arch's raw UART bytes. Every
+ * byte a person (or a fuzzer) can send has a defined effect, and no line ever outgrows its
+ * buffer: past the limit the rest of the line is swallowed and the line is refused. */
+#include <arch/console.h>
+#include <arch/cpu.h>
+#include <console.h>
+#include <kernel.h>
+#include <lib/fmt.h>
+
+#define CTRL(c) ((c) & 0x1f)
+#define KEY_BACKSPACE 0x7f
+#define KEY_ESC 0x1b
+
+/* Bytes that arrived while a long command polled for Ctrl-C; the line reader takes them first. */
+static char typeahead[64];
+static unsigned typeahead_head, typeahead_len;
+
+void console_putc(char c)
+{
+	if (c == '\n')
+		arch_console_putc('\r');
+	arch_console_putc(c);
+}
+
+void console_write(const char *s, size_t n)
+{
+	while (n--)
+		console_putc(*s++);
+}
+
+void console_puts(const char *s)
+{
+	while (*s)
+		console_putc(*s++);
+}
+
+static void printk_out(char c, void *ctx)
+{
+	(void)ctx;
+	console_putc(c);
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	return vcbprintf(printk_out, NULL, fmt, ap);
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static int next_byte(void)
+{
+	if (typeahead_len) {
+		int c = (unsigned char)typeahead[typeahead_head];
+		typeahead_head = (typeahead_head + 1) % sizeof(typeahead);
+		typeahead_len--;
+		return c;
+	}
+	return arch_console_getc();
+}
+
+static int wait_byte(void)
+{
+	int c;
+
+	while ((c = next_byte()) < 0)
+		arch_idle();
+	return c;
+}
+
+bool console_interrupt_pending(void)
+{
+	int c;
+
+	while ((c = arch_console_getc()) >= 0) {
+		if (c == CTRL('C'))
+			return true;
+		if (typeahead_len < sizeof(typeahead)) {
+			typeahead[(typeahead_head + typeahead_len) % sizeof(typeahead)] = (char)c;
+			typeahead_len++;
+		}
+	}
+	return false;
+}
+
+static void erase_chars(size_t n)
+{
+	while (n--)
+		console_puts("\b \b");
+}
+
+/* Swallow an escape sequence (arrow keys and the like): ESC [ params final, or ESC O x. */
+static void skip_escape_sequence(void)
+{
+	int c = wait_byte();
+
+	if (c != '[' && c != 'O')
+		return;
+	do {
+		c = wait_byte();
+	} while (c >= 0x20 && c < 0x40);
+}
+
+enum console_read_result console_read_line(char *buf, size_t size)
+{
+	size_t len = 0;
+	bool overflow = false;
+	static bool last_was_cr;
+
+	for (;;) {
+		int c = wait_byte();
+
+		if (c == '\n' && last_was_cr) { /* the LF of a CRLF pair */
+			last_was_cr = false;
+			continue;
+		}
+		last_was_cr = (c == '\r');
+		switch (c) {
+		case '\r':
+		case '\n':
+			console_putc('\n');
+			buf[len] = '\0';
+			return overflow ? CONSOLE_TOO_LONG : CONSOLE_LINE;
+		case CTRL('C'):
+			console_puts("^C\n");
+			buf[0] = '\0';
+			return CONSOLE_INTERRUPTED;
+		case CTRL('U'):
+			erase_chars(len);
+			len = 0;
+			overflow = false;
+			continue;
+		case KEY_BACKSPACE:
+		case '\b':
+			if (len && !overflow) {
+				len--;
+				erase_chars(1);
+			}
+			continue;
+		case KEY_ESC:
+			skip_escape_sequence();
+			continue;
+		case '\t':
+			c = ' ';
+			break;
+		default:
+			break;
+		}
+		if (c < 0x20 || c >= 0x7f) /* other control and 8-bit bytes have no meaning here */
+			continue;
+		if (len + 1 >= size) {
+			overflow = true;
+			continue;
+		}
+		if (overflow)
+			continue;
+		buf[len++] = (char)c;
+		console_putc((char)c);
+	}
+}

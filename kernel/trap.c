@@ -1,0 +1,61 @@
+/* The generic exception dispatcher. The arch has already decoded the exception into a
+ * struct trap_info; here we decide what it means for the kernel. */
+#include <arch/cpu.h>
+#include <arch/mmu.h>
+#include <arch/trap.h>
+#include <kernel.h>
+#include <pgtable.h>
+#include <trap.h>
+
+static const char *const access_names[] = {
+	[ACCESS_READ] = "read", [ACCESS_WRITE] = "write", [ACCESS_EXEC] = "exec",
+};
+
+static const char *const kind_names[] = {
+	[TRAP_SYSCALL] = "syscall",     [TRAP_PAGE_FAULT] = "page fault",
+	[TRAP_ALIGNMENT] = "alignment", [TRAP_UNDEFINED] = "undefined instruction",
+	[TRAP_BREAKPOINT] = "breakpoint", [TRAP_IRQ] = "interrupt",
+	[TRAP_OTHER] = "exception",
+};
+
+const char *trap_access_name(enum trap_access a)
+{
+	return a < ARRAY_SIZE(access_names) ? access_names[a] : "?";
+}
+
+/* Report an exception the kernel cannot survive, with the page-table walk of the fault address
+ * so the cause is visible without a debugger, then power off with a status tests can see. */
+static __noreturn void kernel_exception(const struct trap_info *ti)
+{
+	printk("\nrndbits: unexpected kernel exception: %s (%s)\n", ti->name,
+	       ti->kind < ARRAY_SIZE(kind_names) ? kind_names[ti->kind] : "?");
+	printk("  pc %p sp %p syndrome %#llx vector %u\n", (void *)ti->pc, (void *)ti->sp,
+	       (unsigned long long)ti->syndrome, ti->vector);
+	if (ti->has_fault_addr) {
+		struct pt_walk_result w;
+		uintptr_t va = ti->fault_addr;
+
+		printk("  fault address %p, %s access, %s fault", (void *)va,
+		       trap_access_name(ti->access), ti->permission ? "permission" : "translation");
+		if (ti->level >= 0)
+			printk(" at level %d", ti->level);
+		printk("\n  page-table walk of %p:\n", (void *)va);
+		pt_walk(arch_pt_root_for(arch_kernel_root(), va), va, &w);
+		pt_print_walk(va, &w);
+	}
+	printk("rndbits: powering off (status %d)\n", EXIT_EXCEPTION);
+	arch_poweroff(EXIT_EXCEPTION);
+}
+
+void trap_dispatch(struct trap_info *ti)
+{
+	if (ti->kind == TRAP_IRQ)
+		return;
+	if (!ti->user)
+		kernel_exception(ti);
+	if (ti->kind == TRAP_SYSCALL) {
+		syscall_dispatch(ti);
+		return;
+	}
+	user_fault(ti);
+}

@@ -1,0 +1,128 @@
+/* Freestanding string and memory functions. Simple byte loops: the kernel copies little, and
+ * gcc (with -ffreestanding -fno-builtin) must not turn these very loops back into calls. */
+#include <lib/string.h>
+
+#define NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+NO_LIBCALL void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d < s) {
+		while (n--)
+			*d++ = *s++;
+	} else if (d > s) {
+		while (n--)
+			d[n] = s[n];
+	}
+	return dst;
+}
+
+NO_LIBCALL void *memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+
+	while (n--)
+		*d++ = (unsigned char)c;
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (; n; n--, x++, y++)
+		if (*x != *y)
+			return *x - *y;
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return (size_t)(p - s);
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		if (!*a)
+			break;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *found = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			found = s;
+		if (!*s)
+			return (char *)found;
+	}
+}
+
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+size_t strlcat(char *dst, const char *src, size_t size)
+{
+	size_t used = strnlen(dst, size);
+
+	if (used == size)
+		return size + strlen(src);
+	return used + strlcpy(dst + used, src, size - used);
+}

@@ -1,0 +1,278 @@
+/* The one page-table walker. It knows nothing of any format: the arch's geometry says how a VA
+ * splits into indices, and its encoders say what a descriptor means. Tables are reached through
+ * the kernel's linear map (__va). */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <kernel.h>
+#include <lib/errno.h>
+#include <pgtable.h>
+#include <pmm.h>
+
+static const struct pt_geometry *geo(void)
+{
+	return arch_pt_geometry();
+}
+
+static unsigned last_level(void)
+{
+	return geo()->levels - 1;
+}
+
+static unsigned pt_index(unsigned level, uint64_t va)
+{
+	return (unsigned)((va >> geo()->shift[level]) & (geo()->entries[level] - 1));
+}
+
+static uint64_t level_size(unsigned level)
+{
+	return 1ULL << geo()->shift[level];
+}
+
+/* Frames needed for one table at this level, as a pmm order. */
+static unsigned table_order(unsigned level)
+{
+	unsigned order = 0;
+
+	while (((uint64_t)PAGE_SIZE << order) < geo()->table_bytes[level])
+		order++;
+	return order;
+}
+
+phys_addr_t pt_alloc_table(unsigned level)
+{
+	return pmm_alloc_pages(table_order(level));
+}
+
+static void free_table(unsigned level, phys_addr_t pa)
+{
+	pmm_free_pages(pa, table_order(level));
+}
+
+static void *table_va(phys_addr_t pa)
+{
+	return __va(pa);
+}
+
+static bool leaf_fits(unsigned level, uint64_t va, phys_addr_t pa, uint64_t remaining,
+		      unsigned flags)
+{
+	uint64_t size = level_size(level);
+
+	if (!arch_pte_leaf_allowed(level))
+		return false;
+	if (level != last_level() && !(flags & PT_MAP_BLOCKS))
+		return false;
+	return IS_ALIGNED(va, size) && IS_ALIGNED(pa, size) && remaining >= size;
+}
+
+/* Map one leaf (the largest that fits) at va; returns the bytes it covers, or a -errno. */
+static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
+		       unsigned prot, unsigned flags)
+{
+	phys_addr_t table = root;
+
+	for (unsigned level = 0;; level++) {
+		void *t = table_va(table);
+		unsigned idx = pt_index(level, va);
+		pte_t pte = arch_pt_load(t, idx);
+		struct pte_info info;
+
+		arch_pte_decode(level, pte, &info);
+		if (leaf_fits(level, va, pa, remaining, flags)) {
+			if (info.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE))
+				return -EEXIST;
+			if (info.kind == PTE_TABLE)
+				return -EEXIST; /* never drop a subtree silently */
+			arch_pt_store(t, idx, arch_pte_make_leaf(level, pa, prot));
+			if (info.kind != PTE_INVALID)
+				arch_tlb_flush_page((uintptr_t)va);
+			return (int64_t)level_size(level);
+		}
+		if (level == last_level())
+			return -EINVAL; /* unaligned va or pa */
+		if (info.kind == PTE_INVALID) {
+			phys_addr_t next = pt_alloc_table(level + 1);
+			if (!next)
+				return -ENOMEM;
+			arch_pt_store(t, idx, arch_pte_make_table(level, next));
+			arch_pt_sync();
+			table = next;
+		} else if (info.kind == PTE_TABLE) {
+			table = info.pa;
+		} else {
+			return -EEXIST; /* a block covers va; blocks are not split */
+		}
+	}
+}
+
+int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
+	   unsigned flags)
+{
+	uint64_t v = va, remaining = size;
+
+	while (remaining) {
+		int64_t done = map_one(root, v, pa, remaining, prot, flags);
+		if (done < 0) {
+			arch_pt_sync();
+			return (int)done;
+		}
+		v += (uint64_t)done;
+		pa += (uint64_t)done;
+		remaining -= MIN(remaining, (uint64_t)done);
+	}
+	arch_pt_sync();
+	return 0;
+}
+
+void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
+{
+	phys_addr_t table = root;
+
+	out->nr_steps = 0;
+	out->mapped = false;
+	out->pa = 0;
+	out->prot = 0;
+	for (unsigned level = 0; level < geo()->levels; level++) {
+		struct pt_step *s = &out->steps[out->nr_steps++];
+		s->level = level;
+		s->table_pa = table;
+		s->index = pt_index(level, va);
+		s->pte = arch_pt_load(table_va(table), s->index);
+		arch_pte_decode(level, s->pte, &s->info);
+		switch (s->info.kind) {
+		case PTE_TABLE:
+			if (level == last_level())
+				return; /* a table where a page must be: not a translation */
+			table = s->info.pa;
+			continue;
+		case PTE_BLOCK:
+		case PTE_PAGE:
+			out->mapped = true;
+			out->pa = s->info.pa + ((uint64_t)va & (level_size(level) - 1));
+			out->prot = s->info.prot;
+			return;
+		case PTE_INVALID:
+			return;
+		}
+	}
+}
+
+void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
+{
+	unsigned width = geo()->pte_bytes * 2;
+
+	for (unsigned i = 0; i < w->nr_steps; i++) {
+		const struct pt_step *s = &w->steps[i];
+		printk("  L%u table %#llx [%4u] %0*llx  %s\n", s->level,
+		       (unsigned long long)s->table_pa, s->index, (int)width,
+		       (unsigned long long)s->pte, s->info.text);
+	}
+	if (w->mapped) {
+		printk("  => %p -> pa %#llx %c%c%c %s\n", (void *)va, (unsigned long long)w->pa,
+		       w->prot & PT_R ? 'r' : '-', w->prot & PT_W ? 'w' : '-',
+		       w->prot & PT_X ? 'x' : '-', w->prot & PT_USER ? "user" : "kernel");
+	} else if (w->nr_steps) {
+		printk("  => %p not mapped: translation fails at L%u\n", (void *)va,
+		       w->steps[w->nr_steps - 1].level);
+	}
+}
+
+static bool table_empty(unsigned level, phys_addr_t table)
+{
+	void *t = table_va(table);
+
+	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind != PTE_INVALID)
+			return false;
+	}
+	return true;
+}
+
+/* Clear the leaf mapping va (if any), then free tables the clear left empty, bottom up. */
+static uint64_t unmap_one(phys_addr_t root, uint64_t va)
+{
+	struct pt_walk_result w;
+
+	pt_walk(root, (uintptr_t)va, &w);
+	const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
+	uint64_t step = level_size(leaf->level);
+	if (!w.mapped)
+		return step - (va & (step - 1));
+	arch_pt_store(table_va(leaf->table_pa), leaf->index, 0);
+	arch_pt_sync();
+	arch_tlb_flush_page((uintptr_t)va);
+	for (unsigned i = w.nr_steps - 1; i > 0; i--) {
+		const struct pt_step *s = &w.steps[i];
+		if (!table_empty(s->level, s->table_pa))
+			break;
+		const struct pt_step *parent = &w.steps[i - 1];
+		arch_pt_store(table_va(parent->table_pa), parent->index, 0);
+		arch_pt_sync();
+		free_table(s->level, s->table_pa);
+	}
+	return step - (va & (step - 1));
+}
+
+void pt_unmap(phys_addr_t root, uintptr_t va, size_t size)
+{
+	uint64_t v = va, end = (uint64_t)va + size;
+
+	while (v < end)
+		v += unmap_one(root, v);
+}
+
+int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
+{
+	uint64_t v = va, end = (uint64_t)va + size;
+	struct pt_walk_result w;
+
+	while (v < end) {
+		pt_walk(root, (uintptr_t)v, &w);
+		const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
+		uint64_t step = level_size(leaf->level);
+		if (w.mapped) {
+			arch_pt_store(table_va(leaf->table_pa), leaf->index,
+				      arch_pte_make_leaf(leaf->level, leaf->info.pa, prot));
+			arch_pt_sync();
+			arch_tlb_flush_page((uintptr_t)v);
+		}
+		v += step - (v & (step - 1));
+	}
+	return 0;
+}
+
+static void free_subtree(unsigned level, phys_addr_t table)
+{
+	if (level < last_level()) {
+		void *t = table_va(table);
+		for (unsigned i = 0; i < geo()->entries[level]; i++) {
+			struct pte_info info;
+			arch_pte_decode(level, arch_pt_load(t, i), &info);
+			if (info.kind == PTE_TABLE)
+				free_subtree(level + 1, info.pa);
+		}
+	}
+	free_table(level, table);
+}
+
+void pt_free_tables(phys_addr_t root, uintptr_t va_end, bool free_root)
+{
+	void *t = table_va(root);
+	uint64_t end = va_end;
+	unsigned nr = (unsigned)MIN((uint64_t)geo()->entries[0],
+				    (end + level_size(0) - 1) >> geo()->shift[0]);
+
+	for (unsigned i = 0; i < nr; i++) {
+		struct pte_info info;
+		arch_pte_decode(0, arch_pt_load(t, i), &info);
+		if (info.kind == PTE_TABLE && geo()->levels > 1) {
+			free_subtree(1, info.pa);
+			arch_pt_store(t, i, 0);
+		}
+	}
+	arch_pt_sync();
+	if (free_root)
+		free_table(0, root);
+}

@@ -1,0 +1,191 @@
+/* Physical page frames: one bit per frame between the lowest and highest RAM address (set =
+ * not free), with a running free count so `free` is exact. Holes between RAM regions and reserved
+ * ranges are simply never free. The bitmap itself lives in the first free frames it finds. */
+#include <arch/memory.h>
+#include <boot.h>
+#include <kernel.h>
+#include <lib/string.h>
+#include <pmm.h>
+#include <shell.h>
+
+#define BITS_PER_WORD (8 * sizeof(unsigned long))
+
+static unsigned long *bitmap;   /* linear-map address */
+static phys_addr_t base_pa;     /* frame 0 */
+static uint64_t nr_frames;      /* frames covered by the bitmap (RAM span) */
+static uint64_t total_frames;   /* frames that are RAM */
+static uint64_t free_frames;
+static uint64_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
+
+static bool frame_used(uint64_t f)
+{
+	return bitmap[f / BITS_PER_WORD] & (1UL << (f % BITS_PER_WORD));
+}
+
+static void mark_used(uint64_t f)
+{
+	bitmap[f / BITS_PER_WORD] |= 1UL << (f % BITS_PER_WORD);
+}
+
+static void mark_free(uint64_t f)
+{
+	bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
+}
+
+static bool overlaps(phys_addr_t a, uint64_t alen, phys_addr_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+static bool range_reserved(const struct boot_info *bi, phys_addr_t pa, uint64_t len)
+{
+	for (unsigned i = 0; i < bi->nr_reserved; i++)
+		if (overlaps(pa, len, bi->reserved[i].base, bi->reserved[i].size))
+			return true;
+	return false;
+}
+
+/* First page-aligned place of len bytes inside RAM that no reserved range touches. */
+static phys_addr_t find_bitmap_home(const struct boot_info *bi, uint64_t len)
+{
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
+		phys_addr_t end = bi->ram[i].base + bi->ram[i].size;
+		for (phys_addr_t pa = start; pa + len <= end; pa += PAGE_SIZE)
+			if (!range_reserved(bi, pa, len))
+				return pa;
+	}
+	return 0;
+}
+
+void pmm_init(const struct boot_info *bi)
+{
+	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		lo = MIN(lo, bi->ram[i].base);
+		hi = MAX(hi, bi->ram[i].base + bi->ram[i].size);
+	}
+	if (!bi->nr_ram || hi <= lo)
+		panic("pmm: no RAM described by the firmware");
+	base_pa = ALIGN_DOWN(lo, (phys_addr_t)PAGE_SIZE);
+	nr_frames = (hi - base_pa) >> PAGE_SHIFT;
+
+	uint64_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
+	uint64_t bytes = ALIGN_UP(words * sizeof(unsigned long), (uint64_t)PAGE_SIZE);
+	phys_addr_t home = find_bitmap_home(bi, bytes);
+	if (!home)
+		panic("pmm: no room for a %llu-byte frame bitmap", (unsigned long long)bytes);
+	bitmap = __va(home);
+	memset(bitmap, 0xff, (size_t)(words * sizeof(unsigned long)));
+
+	/* Free every whole RAM frame that no reserved range and not the bitmap touches. */
+	total_frames = free_frames = 0;
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
+		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size, (phys_addr_t)PAGE_SIZE);
+		for (phys_addr_t pa = start; pa < end; pa += PAGE_SIZE) {
+			total_frames++;
+			if (range_reserved(bi, pa, PAGE_SIZE) || overlaps(pa, PAGE_SIZE, home, bytes))
+				continue;
+			mark_free((pa - base_pa) >> PAGE_SHIFT);
+			free_frames++;
+		}
+	}
+	search_hint = 0;
+}
+
+static bool run_is_free(uint64_t first, uint64_t count)
+{
+	for (uint64_t f = first; f < first + count; f++)
+		if (frame_used(f))
+			return false;
+	return true;
+}
+
+/* Lowest free order-0 frame at or after search_hint, skipping full words. */
+static uint64_t find_free_frame(void)
+{
+	for (uint64_t w = search_hint / BITS_PER_WORD; w * BITS_PER_WORD < nr_frames; w++) {
+		if (bitmap[w] == ~0UL)
+			continue;
+		for (unsigned b = 0; b < BITS_PER_WORD; b++) {
+			uint64_t f = w * BITS_PER_WORD + b;
+			if (f < nr_frames && !frame_used(f))
+				return f;
+		}
+	}
+	return nr_frames;
+}
+
+/* Lowest free, naturally aligned run of 2^order frames. */
+static uint64_t find_free_run(unsigned order)
+{
+	uint64_t count = 1ULL << order;
+	/* Alignment is of the physical address, not of the frame index. */
+	uint64_t first = (ALIGN_UP(base_pa, (phys_addr_t)PAGE_SIZE << order) - base_pa) >> PAGE_SHIFT;
+
+	for (uint64_t f = first; f + count <= nr_frames; f += count)
+		if (run_is_free(f, count))
+			return f;
+	return nr_frames;
+}
+
+phys_addr_t pmm_alloc_pages(unsigned order)
+{
+	uint64_t count = 1ULL << order;
+	uint64_t f = order == 0 ? find_free_frame() : find_free_run(order);
+
+	if (f >= nr_frames || free_frames < count)
+		return 0;
+	for (uint64_t i = 0; i < count; i++)
+		mark_used(f + i);
+	free_frames -= count;
+	if (order == 0)
+		search_hint = f + 1;
+	phys_addr_t pa = base_pa + (f << PAGE_SHIFT);
+	memset(__va(pa), 0, (size_t)(count << PAGE_SHIFT));
+	return pa;
+}
+
+void pmm_free_pages(phys_addr_t pa, unsigned order)
+{
+	uint64_t count = 1ULL << order;
+
+	if (pa < base_pa || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
+		panic("pmm: freeing bad frame address %#llx", (unsigned long long)pa);
+	uint64_t f = (pa - base_pa) >> PAGE_SHIFT;
+	if (f + count > nr_frames)
+		panic("pmm: freeing frame %#llx outside RAM", (unsigned long long)pa);
+	for (uint64_t i = 0; i < count; i++) {
+		if (!frame_used(f + i))
+			panic("pmm: double free of frame %#llx",
+			      (unsigned long long)(pa + (i << PAGE_SHIFT)));
+		mark_free(f + i);
+	}
+	free_frames += count;
+	if (f < search_hint)
+		search_hint = f;
+}
+
+void pmm_get_stats(struct pmm_stats *st)
+{
+	st->total = total_frames;
+	st->free = free_frames;
+	st->used = total_frames - free_frames;
+}
+
+static int cmd_free(int argc, char **argv)
+{
+	struct pmm_stats st;
+	unsigned kib = PAGE_SIZE / 1024;
+
+	pmm_get_stats(&st);
+	printk("            total       used       free\n");
+	printk("pages: %10llu %10llu %10llu\n", (unsigned long long)st.total,
+	       (unsigned long long)st.used, (unsigned long long)st.free);
+	printk("KiB:   %10llu %10llu %10llu\n", (unsigned long long)(st.total * kib),
+	       (unsigned long long)(st.used * kib), (unsigned long long)(st.free * kib));
+	return 0;
+}
+SHELL_COMMAND(free, "free", "free                 page frames: total, used, free", cmd_free);
