@@ -1,0 +1,171 @@
+"""How a preset is launched under QEMU: qemu/machines/<preset>.json, resolved through "inherits".
+
+Every entry point (run, debug, cmdline, test) builds its command line here, so the QEMU that a
+person runs by hand and the one the tests drive differ only in how the serial line is attached:
+`-serial mon:stdio` for a person (Ctrl-C goes to the guest, Ctrl-A X leaves), `-serial stdio`
+on pipes for the harness (no escape character eats the bytes it sends).
+"""
+
+import json
+import os
+import shlex
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MACHINES_DIR = os.path.join(REPO, "qemu", "machines")
+PRESETS_FILE = os.path.join(REPO, "CMakePresets.json")
+
+# Fields a resolved description must have (qemu/machines/README.md says what each means).
+REQUIRED = ("binary", "machine", "cpu", "memory", "args", "devices", "image", "symbols",
+            "gdb_architecture", "exit_status")
+EXIT_ENCODINGS = ("semihosting", "isa-debug-exit")
+
+
+class MachineError(Exception):
+    pass
+
+
+def preset_names():
+    """Presets that have a launch description, in the order of CMakePresets.json."""
+    have = {f[:-5] for f in os.listdir(MACHINES_DIR)
+            if f.endswith(".json") and not f.startswith("_")}
+    ordered = [p["name"] for p in _cmake_presets() if p["name"] in have]
+    return ordered + sorted(have - set(ordered))
+
+
+def _cmake_presets():
+    try:
+        with open(PRESETS_FILE) as f:
+            return json.load(f).get("configurePresets", [])
+    except (OSError, ValueError):
+        return []
+
+
+def _cmake_cache_variables(preset):
+    """The preset's cacheVariables, inherited ones included (child wins)."""
+    by_name = {p["name"]: p for p in _cmake_presets()}
+    out = {}
+
+    def walk(name, depth=0):
+        p = by_name.get(name)
+        if p is None or depth > 16:
+            return
+        parents = p.get("inherits", [])
+        for parent in [parents] if isinstance(parents, str) else reversed(parents):
+            walk(parent, depth + 1)
+        out.update(p.get("cacheVariables", {}))
+
+    walk(preset)
+    return out
+
+
+def _load(name, seen=()):
+    path = os.path.join(MACHINES_DIR, name + ".json")
+    if name in seen:
+        raise MachineError("qemu/machines: inheritance loop through %s" % name)
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise MachineError("no launch description %s" % os.path.relpath(path, REPO))
+    except ValueError as e:
+        raise MachineError("%s: %s" % (os.path.relpath(path, REPO), e))
+    parent = data.pop("inherits", None)
+    if parent:
+        base = _load(parent, seen + (name,))
+        base.update(data)
+        data = base
+    return data
+
+
+class Machine:
+    """One preset's resolved launch description plus where its images live."""
+
+    def __init__(self, preset, build_root=None):
+        if preset.startswith("_"):
+            raise MachineError("%s is a base description, not a preset" % preset)
+        self.preset = preset
+        self.desc = _load(preset)
+        missing = [k for k in REQUIRED if k not in self.desc]
+        if missing:
+            raise MachineError("qemu/machines/%s.json lacks %s" % (preset, ", ".join(missing)))
+        if self.desc["exit_status"] not in EXIT_ENCODINGS:
+            raise MachineError("qemu/machines/%s.json: exit_status must be one of %s"
+                               % (preset, ", ".join(EXIT_ENCODINGS)))
+        self.build_dir = os.path.join(build_root or os.path.join(REPO, "build"), preset)
+
+    @property
+    def image(self):
+        return os.path.join(self.build_dir, self.desc["image"])
+
+    @property
+    def symbols(self):
+        return os.path.join(self.build_dir, self.desc["symbols"])
+
+    def command(self, serial="stdio", append=None, gdb=None, extra=()):
+        """QEMU's argv. serial: "stdio" (pipes, harness) or "mon:stdio" (a person's terminal).
+        gdb: None, or a TCP port for the gdb stub (QEMU starts halted)."""
+        d = self.desc
+        argv = [d["binary"], "-M", d["machine"], "-cpu", d["cpu"], "-m", d["memory"],
+                "-nodefaults", "-display", "none", "-no-reboot", "-serial", serial]
+        argv += d["args"]
+        for dev in d["devices"]:
+            argv += ["-device", dev]
+        argv += ["-kernel", self.image]
+        if append:
+            argv += ["-append", append]
+        if gdb is not None:
+            argv += ["-s", "-S"] if int(gdb) == 1234 else ["-gdb", "tcp::%d" % int(gdb), "-S"]
+        argv += list(extra)
+        return argv
+
+    def qemu_status(self, kernel_status):
+        """QEMU's exit status when the kernel calls arch_poweroff(kernel_status)."""
+        if kernel_status == 0 or self.desc["exit_status"] == "semihosting":
+            return kernel_status
+        return ((kernel_status << 1) | 1) & 0xff
+
+    def kernel_status(self, qemu_status):
+        """The inverse of qemu_status, or None when no kernel status maps to it."""
+        if qemu_status is None or qemu_status < 0:
+            return None
+        if qemu_status == 0 or self.desc["exit_status"] == "semihosting":
+            return qemu_status
+        return (qemu_status - 1) >> 1 if qemu_status & 1 else None
+
+    def variables(self):
+        """Names a transcript may use as ${name}: the preset's facts as the kernel reports them."""
+        cache = _cmake_cache_variables(self.preset)
+        v = {"preset": self.preset, "machine": self.desc["machine"], "cpu": self.desc["cpu"],
+             "memory": self.desc["memory"], "isa": cache.get("RNDBITS_ISA", ""),
+             "bits": cache.get("RNDBITS_BITS", "")}
+        shift = cache.get("RNDBITS_PAGE_SHIFT")
+        if shift:
+            v["page_shift"] = shift
+            v["page_size"] = str(1 << int(shift))
+        if cache.get("RNDBITS_VA_BITS"):
+            v["va_bits"] = cache["RNDBITS_VA_BITS"]
+        if cache.get("RNDBITS_PAGE_OFFSET"):
+            v["page_offset"] = cache["RNDBITS_PAGE_OFFSET"]
+        m = self.desc["memory"]
+        units = {"K": 1, "M": 1024, "G": 1024 * 1024}
+        if m[-1:].upper() in units and m[:-1].isdigit():
+            v["memory_kib"] = str(int(m[:-1]) * units[m[-1:].upper()])
+        return v
+
+    def gdb_command(self, port=1234):
+        sym = display_path(self.symbols)
+        return " ".join([
+            "gdb-multiarch", "-q",
+            "-ex", shlex.quote("set architecture %s" % self.desc["gdb_architecture"]),
+            "-ex", shlex.quote("file %s" % sym),
+            "-ex", shlex.quote("target remote localhost:%d" % port)])
+
+
+def display_path(path):
+    """A path as a person would type it: relative when it lies under the current directory."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def shell_line(argv):
+    return " ".join(shlex.quote(display_path(a) if os.path.isabs(a) else a) for a in argv)

@@ -1,0 +1,411 @@
+"""Serial-console transcripts (tests/serial/*.txt): parsing, and matching a command's output.
+
+The format is documented in tests/serial/README.md; this module is its reference implementation.
+A transcript is a header (which presets, kernel command line, step timeout) and then the session
+as a person sees it on the console: prompt lines are what is typed, the lines under them are what
+the kernel answers.
+"""
+
+import fnmatch
+import re
+
+PROMPTS = ("rndbits# ", "rndbits$ ")
+HEADER_KEYS = ("presets", "append", "timeout")
+DEFAULT_TIMEOUT = 30.0
+
+# Keys a command line may contain, written <NAME>. Everything else is typed literally.
+KEYS = {"BS": b"\x08", "DEL": b"\x7f", "CR": b"\r", "LF": b"\n", "TAB": b"\t", "ESC": b"\x1b"}
+KEYS.update({"C-%s" % chr(c): bytes([c - 0x60]) for c in range(ord("a"), ord("z") + 1)})
+TOKEN_RE = re.compile(r"<(C-[a-z]|BS|DEL|CR|LF|TAB|ESC|0x[0-9a-fA-F]{2}|lt|rep (\d+) ([^>]*))>")
+# Keys after which the line editor has finished the line: no Enter is added.
+LINE_ENDERS = (b"\r", b"\n", b"\x03")
+VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+EXIT_RE = re.compile(r"^\[(kernel )?exit (\d+)\]$")
+
+
+class TranscriptError(Exception):
+    def __init__(self, path, lineno, msg):
+        super().__init__("%s:%d: %s" % (path, lineno, msg))
+
+
+class Expect:
+    """One expected line: kind is "lit", "re", "raw" or "skip" (the `...` wildcard)."""
+
+    def __init__(self, kind, text, lineno):
+        self.kind, self.text, self.lineno = kind, text, lineno
+        self.regex = None
+
+    def source(self):
+        return {"lit": self.text, "re": "re: " + self.text, "raw": "raw: " + self.text,
+                "skip": "..."}[self.kind]
+
+
+class Step:
+    """A command typed at a prompt (or the boot, when keys is None) and what must follow it."""
+
+    def __init__(self, lineno, prompt=None, typed=None, keys=None):
+        self.lineno, self.prompt, self.typed, self.keys = lineno, prompt, typed, keys
+        self.expect = []        # [Expect]
+        self.checks = []        # [(expr, lineno)]
+        self.echo = None        # an Expect overriding the computed echo, or None
+        self.exit = None        # (qemu_or_kernel, status, lineno) when QEMU must exit after it
+        self.last_lineno = lineno
+
+    def title(self):
+        return "boot" if self.keys is None else "`%s`" % self.typed
+
+
+class Transcript:
+    def __init__(self, path, presets, append, timeout, steps):
+        self.path, self.presets, self.append, self.timeout, self.steps = \
+            path, presets, append, timeout, steps
+
+    def applies_to(self, preset):
+        return preset_matches(self.presets, preset)
+
+
+def preset_matches(patterns, preset):
+    """`all`, names and globs select; a leading `!` excludes; later words win."""
+    selected = False
+    for p in patterns:
+        neg = p.startswith("!")
+        pat = p[1:] if neg else p
+        if pat == "all" or fnmatch.fnmatchcase(preset, pat):
+            selected = not neg
+    return selected
+
+
+def parse_keys(text, path="<keys>", lineno=0):
+    """What typing `text` sends: literal characters and <KEY> tokens. Enter (CR) is added unless
+    the keys already finish the line (Ctrl-C, <CR>, <LF>)."""
+    out = bytearray()
+    pos = 0
+    for m in TOKEN_RE.finditer(text):
+        out += text[pos:m.start()].encode("latin-1")
+        name = m.group(1)
+        if name == "lt":
+            out += b"<"
+        elif name.startswith("rep "):
+            out += m.group(3).encode("latin-1") * int(m.group(2))
+        elif name.startswith("0x"):
+            out.append(int(name[2:], 16))
+        else:
+            out += KEYS[name]
+        pos = m.end()
+    out += text[pos:].encode("latin-1")
+    for i, b in enumerate(out):
+        if bytes([b]) in LINE_ENDERS and i != len(out) - 1:
+            raise TranscriptError(path, lineno, "keys after the end of the line (Ctrl-C, <CR> or "
+                                  "<LF> must be the last key of a command line)")
+    if not out or bytes(out[-1:]) not in LINE_ENDERS:
+        out += b"\r"
+    return bytes(out)
+
+
+def edited_line(keys):
+    """What the console line shows after typing `keys` into the line editor (without the prompt):
+    backspace/DEL erase one character, Ctrl-U the whole line, Ctrl-C shows ^C."""
+    line = []
+    for b in keys:
+        c = chr(b)
+        if c in "\r\n":
+            break
+        if c == "\x03":
+            line.append("^C")
+            break
+        if c in "\x08\x7f":
+            if line:
+                line.pop()
+        elif c == "\x15":
+            line = []
+        elif " " <= c <= "~":
+            line.append(c)
+    return "".join(line)
+
+
+def _classify(line, lineno):
+    """An expected-output line of the transcript as an Expect."""
+    if line == "...":
+        return Expect("skip", "", lineno)
+    if line.startswith("re: "):
+        return Expect("re", line[4:], lineno)
+    if line.startswith("raw: "):
+        return Expect("raw", line[5:], lineno)
+    if line.startswith("\\"):
+        return Expect("lit", line[1:], lineno)
+    return Expect("lit", line, lineno)
+
+
+def parse(path, text=None):
+    if text is None:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    header = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^([a-z]+):\s*(.*?)\s*$", line)
+        if line.strip() == "" or line.startswith("#"):
+            i += 1
+        elif m and m.group(1) in HEADER_KEYS:
+            if m.group(1) in header:
+                raise TranscriptError(path, i + 1, "%s: given twice" % m.group(1))
+            header[m.group(1)] = m.group(2)
+            i += 1
+        else:
+            break
+    if "presets" not in header:
+        raise TranscriptError(path, 1, "the header must say `presets: ...` (all, names, globs, !excluded)")
+    presets = header["presets"].replace(",", " ").split()
+    try:
+        timeout = float(header.get("timeout", DEFAULT_TIMEOUT))
+    except ValueError:
+        raise TranscriptError(path, 1, "timeout: not a number of seconds")
+
+    steps = [Step(i + 1)]
+    pending_blank = []      # blank lines: expected only if more expected lines follow them
+    for n in range(i, len(lines)):
+        line, lineno = lines[n], n + 1
+        step = steps[-1]
+        prompt = next((p for p in PROMPTS if line.startswith(p) or line == p.rstrip()), None)
+        if prompt is not None:
+            if step.exit:
+                raise TranscriptError(path, lineno, "nothing can follow [exit N]")
+            typed = line[len(prompt):]
+            steps.append(Step(lineno, prompt, typed, parse_keys(typed, path, lineno)))
+            pending_blank = []
+            continue
+        if line.startswith("#"):
+            continue
+        if step.exit:
+            if line.strip():
+                raise TranscriptError(path, lineno, "nothing can follow [exit N]")
+            continue
+        if line.strip() == "":
+            pending_blank.append(Expect("lit", "", lineno))
+            continue
+        m = EXIT_RE.match(line)
+        if m:
+            if step.keys is None:
+                raise TranscriptError(path, lineno, "[exit N] must follow a command")
+            step.exit = ("kernel" if m.group(1) else "qemu", int(m.group(2)), lineno)
+            continue
+        if line.startswith("check: "):
+            step.checks.append((line[7:], lineno))
+            continue
+        if line.startswith("echo: "):
+            if step.keys is None or step.expect or step.echo:
+                raise TranscriptError(path, lineno, "echo: must come right under its command")
+            step.echo = _classify(line[6:], lineno)
+            continue
+        step.expect += pending_blank
+        pending_blank = []
+        step.expect.append(_classify(line, lineno))
+        step.last_lineno = lineno
+    if len(steps) == 1:
+        raise TranscriptError(path, len(lines), "no command: a transcript types at least one line")
+    return Transcript(path, presets, header.get("append"), timeout, steps)
+
+
+def substitute(text, variables, escape, path, lineno):
+    def one(m):
+        if m.group(1) not in variables:
+            raise TranscriptError(path, lineno, "unknown variable ${%s} (known: %s)"
+                                  % (m.group(1), ", ".join(sorted(variables))))
+        v = str(variables[m.group(1)])
+        return re.escape(v) if escape else v
+    return VAR_RE.sub(one, text)
+
+
+def unescape_raw(text):
+    """`raw:` lines spell control bytes as \\b \\r \\t \\e \\xNN and a backslash as \\\\."""
+    out, i = [], 0
+    names = {"b": "\b", "r": "\r", "t": "\t", "e": "\x1b", "n": "\n", "\\": "\\"}
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            c = text[i + 1]
+            if c == "x" and re.match(r"[0-9a-fA-F]{2}", text[i + 2:i + 4]):
+                out.append(chr(int(text[i + 2:i + 4], 16)))
+                i += 4
+                continue
+            if c in names:
+                out.append(names[c])
+                i += 2
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def prepare(t, variables):
+    """Substitute ${variables} and compile regexes; errors name the transcript line."""
+    for step in t.steps:
+        for e in step.expect + ([step.echo] if step.echo else []):
+            if e.kind == "re":
+                src = substitute(e.text, variables, True, t.path, e.lineno)
+                try:
+                    e.regex = re.compile(src)
+                except re.error as err:
+                    raise TranscriptError(t.path, e.lineno, "bad regex: %s" % err)
+            elif e.kind == "lit":
+                e.value = substitute(e.text, variables, False, t.path, e.lineno)
+            elif e.kind == "raw":
+                e.value = unescape_raw(substitute(e.text, variables, False, t.path, e.lineno))
+    return t
+
+
+# ---- console rendering -------------------------------------------------------------------------
+
+CSI_RE = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])")
+
+
+def render(raw):
+    """The text a terminal shows for one line of console output (without its line end): \\b moves
+    left, \\r returns to the start, ESC[K / ESC[2K erase; other control bytes stay visible as \\xNN
+    so that a stray one shows up in a diff. Blanks left behind the cursor by an erase ("\\b \\b")
+    are not part of the text."""
+    cells, col, i = [], 0, 0
+    while i < len(raw):
+        c = raw[i]
+        m = CSI_RE.match(raw, i) if c == "\x1b" else None
+        if m and m.group(2) in "KCD":
+            n = int(m.group(1)) if m.group(1).isdigit() else 0
+            if m.group(2) == "D":
+                col = max(0, col - max(n, 1))
+            elif m.group(2) == "C":
+                col += max(n, 1)
+            elif n == 0:
+                del cells[col:]
+            elif n == 1:
+                cells[:col] = [" "] * min(col, len(cells))
+            elif n == 2:
+                cells = [" "] * min(col, len(cells))
+            i = m.end()
+            continue
+        i += 1
+        if c == "\b":
+            col = max(0, col - 1)
+            continue
+        if c == "\r":
+            col = 0
+            continue
+        for ch in (c if " " <= c <= "~" else visible(c)):
+            if col < len(cells):
+                cells[col] = ch
+            else:
+                cells.extend(" " * (col - len(cells)))
+                cells.append(ch)
+            col += 1
+    while len(cells) > col and cells[-1] == " ":
+        cells.pop()
+    return "".join(cells)
+
+
+CONTROL_NAMES = {"\b": "\\b", "\r": "\\r", "\t": "\\t", "\x1b": "\\e"}
+
+
+def visible(s):
+    """s with control characters spelled out (\\b, \\r, \\e, \\xNN), for messages."""
+    return "".join(c if " " <= c <= "~" else CONTROL_NAMES.get(c, "\\x%02x" % ord(c)) for c in s)
+
+
+class OutLine:
+    """A line of console output: raw (what came down the wire, minus the line end) and shown."""
+
+    def __init__(self, raw, terminated):
+        self.raw, self.terminated = raw, terminated
+        self.crlf = raw.endswith("\r") if terminated else True
+        if terminated and self.crlf:
+            self.raw = raw[:-1]
+        self.shown = render(self.raw)
+
+
+def split_lines(text):
+    """Console output as OutLines; the last one is unterminated if text does not end with LF."""
+    parts = text.split("\n")
+    out = [OutLine(p, True) for p in parts[:-1]]
+    if parts[-1]:
+        out.append(OutLine(parts[-1], False))
+    return out
+
+
+def line_matches(e, line):
+    """Match one Expect against one OutLine: returns the regex match object, True, or None."""
+    if e.kind == "lit":
+        return True if line.shown == e.value else None
+    if e.kind == "raw":
+        return True if line.raw == e.value else None
+    return e.regex.fullmatch(line.shown)
+
+
+def match_block(expect, lines):
+    """Align expected lines with output lines (`...` matches any run of lines, shortest first).
+    Returns (ok, groups, pairs, fail_i, fail_j): pairs maps output index -> expected index on
+    success; on failure fail_i/fail_j are the expected/output positions where the furthest attempt
+    stopped."""
+    best = [-1, 0]
+    memo = set()
+
+    def go(i, j, pairs, groups):
+        if (i, j) in memo:
+            return None
+        if i > best[0] or (i == best[0] and j > best[1]):
+            best[0], best[1] = i, j
+        if i == len(expect):
+            if j == len(lines):
+                return pairs, groups
+            memo.add((i, j))
+            return None
+        e = expect[i]
+        if e.kind == "skip":
+            for k in range(j, len(lines) + 1):
+                r = go(i + 1, k, pairs, groups)
+                if r:
+                    return r
+            memo.add((i, j))
+            return None
+        if j < len(lines):
+            m = line_matches(e, lines[j])
+            if m is not None:
+                g = dict(groups)
+                if m is not True:
+                    g.update({k: v for k, v in m.groupdict().items() if v is not None})
+                r = go(i + 1, j + 1, pairs + [(j, i)], g)
+                if r:
+                    return r
+        memo.add((i, j))
+        return None
+
+    r = go(0, 0, [], {})
+    if r:
+        return True, r[1], dict(r[0]), None, None
+    return False, {}, {}, best[0], best[1]
+
+
+def as_number(v):
+    if isinstance(v, str):
+        if re.fullmatch(r"[+-]?\d+", v):
+            return int(v)
+        if re.fullmatch(r"0[xX][0-9a-fA-F]+", v):
+            return int(v, 16)
+    return v
+
+
+CHECK_BUILTINS = {"int": int, "len": len, "abs": abs, "min": min, "max": max, "hex": hex,
+                  "all": all, "any": any, "sorted": sorted, "sum": sum}
+
+
+def evaluate_check(expr, groups, variables):
+    """A `check:` expression over the block's named groups and ${variables} (numbers as ints).
+    Returns (ok, explanation)."""
+    env = {k: as_number(v) for k, v in variables.items()}
+    env.update({k: as_number(v) for k, v in groups.items()})
+    try:
+        ok = bool(eval(expr, {"__builtins__": CHECK_BUILTINS}, env))
+    except Exception as e:  # a broken check is a failure with its reason, not a crash
+        return False, "%s: %s" % (type(e).__name__, e)
+    names = sorted(n for n in set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr)) if n in env)
+    return ok, ", ".join("%s=%s" % (n, env[n]) for n in names)
