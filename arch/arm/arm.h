@@ -1,0 +1,14 @@
+/* arch/arm private interfaces between its files. */
+#ifndef RNDBITS_ARCH_ARM_PRIVATE_H
+#define RNDBITS_ARCH_ARM_PRIVATE_H
+
+#include <types.h>
+
+struct trap_frame;
+
+void arm_uart_enable_rx_irq(void);
+/* Called by entry.S for every exception, with the saved frame and ARM_VEC_*. */
+void arm_trap_entry(struct trap_frame *f, unsigned vec);
+void arch_start(void);
+
+#endif

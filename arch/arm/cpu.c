@@ -1,0 +1,119 @@
+/* ARMv7-A on QEMU virt: power, the generic timer, entropy and idle. */
+#include <arch/cpu.h>
+#include <arch/memory.h>
+#include <asm/cp15.h>
+#include "arm.h"
+
+const char arch_machine_name[] = "virt";
+const char arch_cpu_name[] = "cortex-a15";
+
+#define PSCI_SYSTEM_OFF 0x84000008u
+#define SEMIHOST_SYS_EXIT_EXTENDED 0x20u
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+
+static volatile bool powering_off;
+
+bool arm_powering_off(void)
+{
+	return powering_off;
+}
+
+/* PSCI through the hypervisor conduit the QEMU virt DTB names ("hvc"); QEMU exits with 0. */
+__noreturn void arm_psci_system_off(void)
+{
+	register uint32_t r0 __asm__("r0") = PSCI_SYSTEM_OFF;
+
+	__asm__ volatile(".arch_extension virt\n\thvc #0" : "+r"(r0) : : "memory");
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+/* Semihosting SYS_EXIT_EXTENDED: QEMU (-semihosting-config enable=on) exits with status. The
+ * svc is intercepted by QEMU; without semihosting it lands in our own vector, which sees
+ * powering_off and falls back to PSCI. */
+static void semihost_exit(int status)
+{
+	uint32_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status };
+	register uint32_t r0 __asm__("r0") = SEMIHOST_SYS_EXIT_EXTENDED;
+	register uint32_t *r1 __asm__("r1") = block;
+
+	__asm__ volatile("svc 0x123456" : "+r"(r0) : "r"(r1) : "memory");
+}
+
+__noreturn void arch_poweroff(int status)
+{
+	__asm__ volatile("cpsid aif" ::: "memory");
+	if (status != 0 && !powering_off) {
+		powering_off = true;
+		semihost_exit(status);
+	}
+	powering_off = true;
+	arm_psci_system_off();
+}
+
+uint64_t arch_cycles(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14" : "=r"(v) : : "memory");
+	return v;
+}
+
+uint64_t arch_cycles_hz(void)
+{
+	uint32_t hz = arm_read_cntfrq();
+
+	return hz ? hz : 62500000u;
+}
+
+size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
+{
+	(void)buf;
+	(void)len;
+	*name = "none";
+	return 0;
+}
+
+/* GICv2 (QEMU virt): the PL011 is SPI 1, interrupt ID 33. */
+#define GICD_CTLR 0x000
+#define GICD_ISENABLER(n) (0x100 + 4 * (n))
+#define GICD_IPRIORITYR 0x400
+#define GICD_ITARGETSR 0x800
+#define GICC_CTLR 0x000
+#define GICC_PMR 0x004
+#define UART_IRQ 33
+
+static inline void gic_write32(uintptr_t base, unsigned off, uint32_t v)
+{
+	*(volatile uint32_t *)(base + off) = v;
+}
+
+static inline void gic_write8(uintptr_t base, unsigned off, uint8_t v)
+{
+	*(volatile uint8_t *)(base + off) = v;
+}
+
+/* Route the UART's receive interrupt to this CPU. CPSR.I stays set: the interrupt is never
+ * taken, it only ends WFI (which wakes on a pending IRQ whatever CPSR.I says), and it drops by
+ * itself once the console has drained the receive FIFO. */
+static void idle_wakeup_init(void)
+{
+	gic_write8(ARM_GICD_VA, GICD_IPRIORITYR + UART_IRQ, 0xa0);
+	gic_write8(ARM_GICD_VA, GICD_ITARGETSR + UART_IRQ, 0x01);
+	gic_write32(ARM_GICD_VA, GICD_ISENABLER(UART_IRQ / 32), 1u << (UART_IRQ % 32));
+	gic_write32(ARM_GICD_VA, GICD_CTLR, 1);
+	gic_write32(ARM_GICC_VA, GICC_PMR, 0xf0);
+	gic_write32(ARM_GICC_VA, GICC_CTLR, 1);
+	arm_uart_enable_rx_irq();
+}
+
+void arch_idle(void)
+{
+	static bool ready;
+
+	if (!ready) {
+		idle_wakeup_init();
+		ready = true;
+	}
+	__asm__ volatile("dsb\n\twfi" ::: "memory");
+}

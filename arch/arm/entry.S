@@ -1,0 +1,135 @@
+/* ARMv7-A exception vectors (VBAR) and the user-mode entry/exit.
+ *
+ * Every exception is handled on the SVC stack: the vector adjusts lr to the return address,
+ * pushes {lr, spsr} there with SRS, switches to SVC and saves r0-r12 below them, then fills in
+ * the interrupted mode's sp and lr (the user bank through stm ^, or SVC's own). The exception
+ * modes' stacks are never used, so an exception inside the SVC kernel nests naturally. The frame
+ * layout is struct trap_frame (asm/trap_frame.h); arm_trap_entry(frame, vector) decodes it.
+ *
+ * Return-address adjustments (ARM state): undefined lr-4 (the instruction itself), svc lr (the
+ * next one), prefetch abort lr-4, data abort lr-8 (re-execute), irq/fiq lr-4. */
+#include <asm/memory.h>
+#include <asm/trap_frame.h>
+
+	.syntax unified
+	.arm
+	.arch armv7-a
+
+	.section .vectors, "ax"
+	.balign 32
+	.global arm_vectors
+arm_vectors:
+	b	.			@ reset: not reachable through VBAR
+	b	vec_undef
+	b	vec_svc
+	b	vec_pabt
+	b	vec_dabt
+	b	.			@ hyp trap: not used
+	b	vec_irq
+	b	vec_fiq
+
+.macro vector name, lr_adjust, vec
+vec_\name:
+	.if \lr_adjust
+	sub	lr, lr, #\lr_adjust
+	.endif
+	srsdb	sp!, #ARM_MODE_SVC
+	cps	#ARM_MODE_SVC
+	sub	sp, sp, #8			@ sp, lr slots
+	stmdb	sp!, {r0-r12}
+	mov	r1, #\vec
+	b	trap_common
+.endm
+
+	vector undef, 4, ARM_VEC_UNDEF
+	vector svc, 0, ARM_VEC_SVC
+	vector pabt, 4, ARM_VEC_PABT
+	vector dabt, 8, ARM_VEC_DABT
+	vector irq, 4, ARM_VEC_IRQ
+	vector fiq, 4, ARM_VEC_FIQ
+
+trap_common:
+	mov	r4, sp				@ r4 = frame (callee-saved across the C call)
+	ldr	r0, [r4, #TF_CPSR]
+	and	r0, r0, #ARM_MODE_MASK
+	cmp	r0, #ARM_MODE_USR
+	add	r2, r4, #TF_SP
+	stmeq	r2, {sp, lr}^			@ user sp, lr
+	nop
+	addne	r0, r4, #TF_SIZE		@ SVC: sp before the exception
+	strne	r0, [r4, #TF_SP]
+	strne	lr, [r4, #TF_LR]
+	mov	r0, r4
+	bic	sp, sp, #7			@ AAPCS: 8-byte aligned at the call
+	bl	arm_trap_entry
+	mov	sp, r4
+	ldr	r0, [sp, #TF_CPSR]
+	and	r0, r0, #ARM_MODE_MASK
+	cmp	r0, #ARM_MODE_USR
+	add	r2, sp, #TF_SP
+	ldmeq	r2, {sp, lr}^
+	nop					@ no banked access right after ldm ^
+	ldrne	lr, [sp, #TF_LR]
+	ldmia	sp!, {r0-r12}
+	add	sp, sp, #8
+	rfeia	sp!
+
+	.text
+/* long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
+ * Saves the kernel's callee-saved state and enters user mode at entry with sp; returns the
+ * value given to arch_user_exit(). The previous context is kept on the stack, so a user run
+ * nested inside a syscall would also unwind correctly. */
+	.global arch_user_run
+	.type arch_user_run, %function
+arch_user_run:
+	push	{r4-r11, lr}
+	ldr	r3, =arm_user_kctx
+	ldr	r2, [r3]
+	push	{r2}				@ previous context; 10 words keep sp 8-aligned
+	str	sp, [r3]
+	mov	r4, r0
+	mov	r5, r1
+	/* Code the kernel just wrote becomes instructions (QEMU has no caches to clean; real
+	 * hardware would also need a D-cache clean to PoU of the written range). */
+	mov	r0, #0
+	mcr	p15, 0, r0, c7, c5, 0		@ ICIALLU
+	mcr	p15, 0, r0, c7, c5, 6		@ BPIALL
+	dsb
+	isb
+	mov	r6, #(ARM_MODE_USR | ARM_PSR_I | ARM_PSR_F)
+	push	{r4, r6}			@ pc, cpsr for rfe
+	mov	r7, #0
+	push	{r5, r7}			@ user sp, lr
+	ldmia	sp, {sp, lr}^
+	nop
+	add	sp, sp, #8
+	mov	r0, #0
+	mov	r1, #0
+	mov	r2, #0
+	mov	r3, #0
+	mov	r4, #0
+	mov	r5, #0
+	mov	r6, #0
+	mov	r7, #0
+	mov	r8, #0
+	mov	r9, #0
+	mov	r10, #0
+	mov	r11, #0
+	mov	r12, #0
+	rfeia	sp!
+
+/* void arch_user_exit(long value): from trap context, back to arch_user_run's caller. */
+	.global arch_user_exit
+	.type arch_user_exit, %function
+arch_user_exit:
+	ldr	r3, =arm_user_kctx
+	ldr	sp, [r3]
+	pop	{r2}
+	str	r2, [r3]
+	pop	{r4-r11, pc}
+	.ltorg
+
+	.bss
+	.balign 4
+arm_user_kctx:
+	.space 4

@@ -1,0 +1,164 @@
+/* ARMv7-A MMU: the kernel's real translation tables (built with mm/pgtable.c over the format in
+ * pte.c), TLB maintenance and the address-space switch.
+ *
+ * One root per address space in TTBR0 (TTBCR.N = 0). The kernel half, [PAGE_OFFSET, 4 GiB),
+ * is built once here; arch_pt_init_user_root copies its L1 entries into each user root, so the
+ * kernel's L2 tables are shared and kernel mappings must not change after the first user root
+ * exists. Kernel entries are global; user entries are nG and tagged with the 8-bit ASID in
+ * CONTEXTIDR. */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <asm/cp15.h>
+#include <boot.h>
+#include <kernel.h>
+#include <lib/string.h>
+#include <pgtable.h>
+#include <sections.h>
+
+#define L1_ENTRIES 4096
+#define L1_KERNEL_FIRST (PAGE_OFFSET >> 20)
+
+extern char boot_pgd[];
+
+static phys_addr_t kernel_root;
+/* The root last used with each hardware ASID: reusing an ASID for another root needs a flush. */
+static phys_addr_t asid_root[256];
+
+void arch_pt_sync(void)
+{
+	arm_dsb_st();
+	arm_isb();
+}
+
+void arch_tlb_flush_page(uintptr_t va)
+{
+	arm_dsb_st();
+	arm_tlbimvaais(va & ~(uintptr_t)(PAGE_SIZE - 1));
+	arm_bpiallis(0);
+	arm_dsb();
+	arm_isb();
+}
+
+void arch_tlb_flush_all(void)
+{
+	arm_dsb_st();
+	arm_tlbiallis(0);
+	arm_bpiallis(0);
+	arm_dsb();
+	arm_isb();
+}
+
+phys_addr_t arch_kernel_root(void)
+{
+	return kernel_root ? kernel_root : __pa(boot_pgd);
+}
+
+phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
+{
+	(void)va;
+	return user_root ? user_root : arch_kernel_root();
+}
+
+void arch_pt_init_user_root(void *root_va)
+{
+	uint32_t *root = root_va;
+	const uint32_t *kernel = __va(arch_kernel_root());
+
+	memset(root, 0, L1_KERNEL_FIRST * sizeof(uint32_t));
+	memcpy(root + L1_KERNEL_FIRST, kernel + L1_KERNEL_FIRST,
+	       (L1_ENTRIES - L1_KERNEL_FIRST) * sizeof(uint32_t));
+	arch_pt_sync();
+}
+
+/* Arm ARM B3.10.4: change TTBR0 and the ASID without a window in which one is used with the
+ * other. ASID 0 is only ever paired with global (kernel) entries while TTBR0 changes. */
+void arch_switch_user_root(phys_addr_t root, unsigned asid)
+{
+	uint32_t hw_asid = asid & 0xff;
+
+	arm_write_contextidr(0);
+	arm_isb();
+	arm_write_ttbr0((uint32_t)root | ARM_TTBR_WALK);
+	arm_isb();
+	arm_write_contextidr(hw_asid);
+	arm_isb();
+	if (asid_root[hw_asid] != root) {
+		asid_root[hw_asid] = root;
+		arm_tlbiasidis(hw_asid);
+		arm_bpiallis(0);
+		arm_dsb();
+		arm_isb();
+	}
+}
+
+static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot)
+{
+	int err;
+
+	if (!size)
+		return;
+	err = pt_map(kernel_root, va, pa, size, prot | PT_GLOBAL, PT_MAP_BLOCKS);
+	if (err)
+		panic("arm: cannot map %#lx..%#lx (%d)", (unsigned long)va,
+		      (unsigned long)(va + size - 1), err);
+}
+
+/* RAM in the linear map, RW and never executable, except the kernel image (mapped below). */
+static void map_linear_ram(const struct boot_info *bi)
+{
+	phys_addr_t img_start = __pa(__kernel_start), img_end = __pa(__kernel_end);
+	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t start = MAX(bi->ram[i].base, (phys_addr_t)ARM_PHYS_OFFSET);
+		phys_addr_t end = MIN(bi->ram[i].base + bi->ram[i].size, lowmem_end);
+
+		start = ALIGN_UP(start, (phys_addr_t)PAGE_SIZE);
+		end = ALIGN_DOWN(end, (phys_addr_t)PAGE_SIZE);
+		if (start >= end)
+			continue;
+		if (start < img_start)
+			map_kernel_range((uintptr_t)__va(start), start, MIN(end, img_start) - start,
+					 PT_R | PT_W);
+		if (end > img_end)
+			map_kernel_range((uintptr_t)__va(MAX(start, img_end)), MAX(start, img_end),
+					 end - MAX(start, img_end), PT_R | PT_W);
+	}
+}
+
+static void map_image_part(const char *start, const char *end, unsigned prot)
+{
+	map_kernel_range((uintptr_t)start, __pa(start), (size_t)(end - start), prot);
+}
+
+/* W^X: text RX, rodata R, data/bss/boot stacks RW. */
+static void map_kernel_image(void)
+{
+	map_image_part(__text_start, __text_end, PT_R | PT_X);
+	map_image_part(__rodata_start, __rodata_end, PT_R);
+	map_image_part(__data_start, __kernel_end, PT_R | PT_W);
+}
+
+static void map_devices(void)
+{
+	map_kernel_range(ARM_UART_VA, ARM_UART_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+	map_kernel_range(ARM_GICD_VA, ARM_GICD_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+	map_kernel_range(ARM_GICC_VA, ARM_GICC_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+}
+
+phys_addr_t arch_mmu_init(const struct boot_info *bi)
+{
+	kernel_root = pt_alloc_table(0);
+	if (!kernel_root)
+		panic("arm: no memory for the kernel's L1 table");
+	map_linear_ram(bi);
+	map_kernel_image();
+	map_devices();
+	arch_pt_sync();
+	asid_root[0] = kernel_root;
+	arm_write_contextidr(0);
+	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
+	arm_isb();
+	arch_tlb_flush_all();
+	return kernel_root;
+}

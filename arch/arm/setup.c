@@ -1,0 +1,50 @@
+/* ARMv7-A early C entry, called by boot/arm/head.S on the boot stack with the boot mapping. */
+#include <arch/console.h>
+#include <arch/memory.h>
+#include <boot.h>
+#include <kernel.h>
+#include <sections.h>
+#include "arm.h"
+
+/* QEMU puts the DTB at the start of RAM when the image is loaded at or above 0x40100000. */
+#define ARM_DTB_PA ARM_PHYS_OFFSET
+#define QEMU_VIRT_DEFAULT_RAM (128u << 20)
+
+static struct boot_info arm_boot_info;
+
+/* The kernel maps RAM only through the linear map: drop what lies above ARM_LOWMEM_END. */
+static void clamp_ram_to_lowmem(struct boot_info *bi)
+{
+	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		struct mem_region *r = &bi->ram[i];
+
+		if (r->base < ARM_PHYS_OFFSET) {
+			uint64_t cut = MIN(r->size, ARM_PHYS_OFFSET - r->base);
+
+			r->base += cut;
+			r->size -= cut;
+		}
+		if (r->base >= lowmem_end)
+			r->size = 0;
+		else if (r->base + r->size > lowmem_end)
+			r->size = lowmem_end - r->base;
+	}
+}
+
+void arch_start(void)
+{
+	struct boot_info *bi = &arm_boot_info;
+
+	arch_console_init();
+	if (boot_parse_dtb(bi, __va(ARM_DTB_PA), ARM_DTB_PA) != 0) {
+		printk("arm: no valid DTB at %#x, assuming %u MiB of RAM at %#x\n",
+		       (unsigned)ARM_DTB_PA, QEMU_VIRT_DEFAULT_RAM >> 20, (unsigned)ARM_PHYS_OFFSET);
+		boot_add_ram(bi, ARM_PHYS_OFFSET, QEMU_VIRT_DEFAULT_RAM);
+	}
+	clamp_ram_to_lowmem(bi);
+	/* The image includes the boot translation table and the boot stacks. */
+	boot_add_reserved(bi, __pa(__kernel_start), (uint64_t)(__kernel_end - __kernel_start));
+	kernel_main(bi);
+}

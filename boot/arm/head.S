@@ -1,0 +1,188 @@
+/* ARMv7-A entry: QEMU jumps to the physical address of _start with the MMU and caches off, in
+ * SVC mode (HYP with virtualization=on). This code runs at its load address until the MMU is
+ * on, so every address it uses before `ldr pc, =1f` is the linked (virtual) address minus
+ * ARM_PV_OFFSET.
+ *
+ * Boot mapping (short descriptors, 1 MiB sections, TTBR0 only, TTBCR.N = 0):
+ *   identity   the sections holding the image, so the instruction after the MMU switch exists
+ *   linear     PAGE_OFFSET .. ARM_LOWMEM_END -> 0x40000000 ..: all usable RAM, because generic
+ *              code (pmm, pt_alloc_table) touches RAM through __va before arch_mmu_init
+ *   devices    ARM_UART_VA, ARM_GIC_VA -> the MiBs holding the PL011 and the GIC, so printk
+ *              works from arch_start on
+ * With the 1G split the identity and the linear map are the same entries. arch_mmu_init replaces
+ * all of this with the real tables. */
+#include <asm/memory.h>
+#include <asm/trap_frame.h>
+
+	.syntax unified
+	.arm
+	.arch armv7-a
+	.arch_extension virt
+	.arch_extension sec
+
+/* Section descriptor bits (see arch/arm/pte.c for the full layout). */
+#define SECT_TYPE	0x2
+#define SECT_B		(1 << 2)
+#define SECT_C		(1 << 3)
+#define SECT_XN		(1 << 4)
+#define SECT_AP_KRW	(1 << 10)		/* APX=0 AP=01: PL1 RW, PL0 none */
+#define SECT_TEX1	(1 << 12)
+#define SECT_S		(1 << 16)
+#define SECT_NORMAL	(SECT_TYPE | SECT_B | SECT_C | SECT_TEX1 | SECT_S | SECT_AP_KRW)
+#define SECT_DEVICE	(SECT_TYPE | SECT_B | SECT_XN | SECT_AP_KRW)
+
+/* TTBR0 walk attributes: inner and outer write-back write-allocate, shareable. */
+#define TTBR_WALK	((1 << 6) | (1 << 3) | (1 << 1))
+
+#define SCTLR_M		(1 << 0)
+#define SCTLR_A		(1 << 1)
+#define SCTLR_C		(1 << 2)
+#define SCTLR_Z		(1 << 11)
+#define SCTLR_I		(1 << 12)
+#define SCTLR_V		(1 << 13)
+#define SCTLR_TRE	(1 << 28)
+#define SCTLR_AFE	(1 << 29)
+#define SCTLR_TE	(1 << 30)
+
+#define BOOT_SVC_STACK	16384
+#define BOOT_MODE_STACK	512
+
+	.section .head.text, "ax"
+	.global _start
+	.type _start, %function
+_start:
+	mrs	r0, cpsr
+	and	r0, r0, #ARM_MODE_MASK
+	cmp	r0, #ARM_MODE_HYP
+	bne	1f
+	/* Started in HYP: continue in SVC with everything masked. */
+	mov	r0, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
+	msr	spsr_hyp, r0
+	adr	r0, 1f
+	msr	elr_hyp, r0
+	eret
+1:	cpsid	aif, #ARM_MODE_SVC
+
+	ldr	r4, =boot_pgd - ARM_PV_OFFSET	@ r4 = boot L1 table (physical)
+	bl	boot_clear_table
+	bl	boot_map_identity
+	bl	boot_map_linear
+	bl	boot_map_devices
+	bl	boot_enable_mmu
+	ldr	pc, =boot_high			@ leave the identity map
+
+/* Zero the 4096 entries at r4. */
+boot_clear_table:
+	mov	r0, r4
+	add	r1, r4, #16384
+	mov	r2, #0
+	mov	r3, #0
+1:	strd	r2, r3, [r0], #8
+	cmp	r0, r1
+	blo	1b
+	bx	lr
+
+/* VA = PA sections for [_start, __kernel_end) at their physical addresses. */
+boot_map_identity:
+	ldr	r0, =_start - ARM_PV_OFFSET
+	ldr	r1, =__kernel_end - ARM_PV_OFFSET - 1
+	lsr	r0, r0, #20
+	lsr	r1, r1, #20
+	ldr	r2, =SECT_NORMAL
+1:	orr	r3, r2, r0, lsl #20
+	str	r3, [r4, r0, lsl #2]
+	add	r0, r0, #1
+	cmp	r0, r1
+	bls	1b
+	bx	lr
+
+/* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .. */
+boot_map_linear:
+	ldr	r0, =PAGE_OFFSET >> 20
+	ldr	r1, =ARM_LOWMEM_END >> 20
+	ldr	r2, =ARM_PHYS_OFFSET | SECT_NORMAL
+1:	str	r2, [r4, r0, lsl #2]
+	add	r2, r2, #0x100000
+	add	r0, r0, #1
+	cmp	r0, r1
+	blo	1b
+	bx	lr
+
+boot_map_devices:
+	ldr	r0, =ARM_UART_VA >> 20
+	ldr	r2, =ARM_UART_PA | SECT_DEVICE
+	str	r2, [r4, r0, lsl #2]
+	ldr	r0, =ARM_GIC_VA >> 20
+	ldr	r2, =ARM_GIC_PA | SECT_DEVICE
+	str	r2, [r4, r0, lsl #2]
+	bx	lr
+
+/* TTBR0 = r4, TTBCR = 0 (no TTBR1, short descriptors), domain 0 client, ASID 0, then M/C/I/Z.
+ * QEMU does not model caches; real hardware would also need the D-cache invalidated by set/way
+ * before it is enabled. */
+boot_enable_mmu:
+	mov	r0, #0
+	mcr	p15, 0, r0, c8, c7, 0		@ TLBIALL
+	mcr	p15, 0, r0, c7, c5, 0		@ ICIALLU
+	mcr	p15, 0, r0, c7, c5, 6		@ BPIALL
+	mcr	p15, 0, r0, c2, c0, 2		@ TTBCR
+	mcr	p15, 0, r0, c13, c0, 1		@ CONTEXTIDR
+	mov	r0, #1
+	mcr	p15, 0, r0, c3, c0, 0		@ DACR: domain 0 client, others no access
+	orr	r0, r4, #TTBR_WALK
+	mcr	p15, 0, r0, c2, c0, 0		@ TTBR0
+	dsb
+	isb
+	mrc	p15, 0, r0, c1, c0, 0
+	ldr	r1, =(SCTLR_A | SCTLR_V | SCTLR_TRE | SCTLR_AFE | SCTLR_TE)
+	bic	r0, r0, r1
+	ldr	r1, =(SCTLR_M | SCTLR_C | SCTLR_Z | SCTLR_I)
+	orr	r0, r0, r1
+	mcr	p15, 0, r0, c1, c0, 0
+	isb
+	bx	lr
+
+/* Running at the linked address from here on. */
+boot_high:
+	ldr	r0, =arm_vectors
+	mcr	p15, 0, r0, c12, c0, 0		@ VBAR: early faults get reported too
+	isb
+	cps	#ARM_MODE_UND
+	ldr	sp, =boot_und_stack + BOOT_MODE_STACK
+	cps	#ARM_MODE_ABT
+	ldr	sp, =boot_abt_stack + BOOT_MODE_STACK
+	cps	#ARM_MODE_IRQ
+	ldr	sp, =boot_irq_stack + BOOT_MODE_STACK
+	cps	#ARM_MODE_FIQ
+	ldr	sp, =boot_fiq_stack + BOOT_MODE_STACK
+	cps	#ARM_MODE_SVC
+	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
+
+	ldr	r0, =__bss_start
+	ldr	r1, =__bss_end
+	mov	r2, #0
+	mov	r3, #0
+1:	cmp	r0, r1
+	strdlo	r2, r3, [r0], #8
+	blo	1b
+
+	mov	fp, #0
+	bl	arch_start
+2:	wfi
+	b	2b
+	.ltorg
+
+	.section .boot.pgd, "aw", %nobits
+	.balign 16384
+	.global boot_pgd
+boot_pgd:
+	.space 16384
+
+	.section .boot.stack, "aw", %nobits
+	.balign 8
+	.global boot_svc_stack
+boot_svc_stack:	.space BOOT_SVC_STACK
+boot_und_stack:	.space BOOT_MODE_STACK
+boot_abt_stack:	.space BOOT_MODE_STACK
+boot_irq_stack:	.space BOOT_MODE_STACK
+boot_fiq_stack:	.space BOOT_MODE_STACK
