@@ -1,0 +1,28 @@
+# arm64: sources, the preprocessed linker script (the link address depends on VA_BITS) and link
+# flags for rndbits.elf.
+file(GLOB RNDBITS_ARM64_SOURCES CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/arch/arm64/*.c ${CMAKE_SOURCE_DIR}/arch/arm64/*.S
+     ${CMAKE_SOURCE_DIR}/boot/arm64/*.S)
+target_sources(rndbits.elf PRIVATE ${RNDBITS_ARM64_SOURCES})
+
+# boot_map.c runs with the MMU off at the physical address: no library calls the compiler might
+# invent, no unaligned accesses (Device memory), no jump tables.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/arch/arm64/boot_map.c PROPERTIES
+  COMPILE_OPTIONS "-fno-tree-loop-distribute-patterns;-mstrict-align;-fno-jump-tables")
+
+set(RNDBITS_ARM64_LDS ${CMAKE_BINARY_DIR}/kernel.ld)
+add_custom_command(OUTPUT ${RNDBITS_ARM64_LDS}
+  COMMAND ${CMAKE_C_COMPILER} -E -P -x c -undef -DLINKER_SCRIPT
+          -include ${RNDBITS_GEN}/config.h
+          -I${CMAKE_SOURCE_DIR}/arch/arm64/include -I${CMAKE_SOURCE_DIR}/include
+          ${CMAKE_SOURCE_DIR}/linker/arm64.ld -o ${RNDBITS_ARM64_LDS}
+  DEPENDS ${CMAKE_SOURCE_DIR}/linker/arm64.ld
+          ${CMAKE_SOURCE_DIR}/linker/tables.ld
+          ${CMAKE_SOURCE_DIR}/arch/arm64/include/asm/memory.h
+          ${RNDBITS_GEN}/config.h
+  COMMENT "Preprocessing linker/arm64.ld for ${RNDBITS_PRESET}"
+  VERBATIM)
+add_custom_target(rndbits_arm64_lds DEPENDS ${RNDBITS_ARM64_LDS})
+add_dependencies(rndbits.elf rndbits_arm64_lds)
+target_link_options(rndbits.elf PRIVATE -T ${RNDBITS_ARM64_LDS})
+set_target_properties(rndbits.elf PROPERTIES LINK_DEPENDS ${RNDBITS_ARM64_LDS})

@@ -1,0 +1,38 @@
+/* Private arm64 helpers shared by the files in arch/arm64 (not part of the arch interface). */
+#ifndef RNDBITS_ASM_ARM64_ARM64_H
+#define RNDBITS_ASM_ARM64_ARM64_H
+
+#include <types.h>
+#include <asm/memory.h>
+
+#define read_sysreg(reg)                                          \
+	({                                                        \
+		uint64_t __v;                                     \
+		__asm__ volatile("mrs %0, " #reg : "=r"(__v));    \
+		__v;                                              \
+	})
+#define write_sysreg(reg, v) __asm__ volatile("msr " #reg ", %0" : : "r"((uint64_t)(v)) : "memory")
+#define isb() __asm__ volatile("isb" : : : "memory")
+#define dsb(opt) __asm__ volatile("dsb " #opt : : : "memory")
+
+/* QEMU virt's devices (physical addresses, reached through the device window). */
+#define VIRT_GICD_PA 0x08000000UL
+#define VIRT_GICC_PA 0x08010000UL
+#define VIRT_GIC_SIZE 0x20000UL
+#define VIRT_UART_PA 0x09000000UL
+#define VIRT_UART_SIZE 0x1000UL
+#define VIRT_UART_IRQ 33 /* SPI 1 */
+
+/* Set by head.S/boot_map.c. */
+extern uint64_t a64_booted_at_el2;
+extern phys_addr_t a64_boot_idmap_root, a64_boot_kernel_root, a64_empty_root;
+extern char a64_kstack_guard[], a64_kstack_bottom[], a64_kstack_top[];
+extern char a64_vectors[];
+
+void a64_replace_kernel_root(phys_addr_t new_ttbr1, phys_addr_t idmap_ttbr0,
+			     phys_addr_t empty_ttbr0, uint64_t phys_minus_virt);
+void a64_gic_init(void);
+void a64_raw_puts(const char *s);
+void a64_raw_puthex(uint64_t v);
+
+#endif

@@ -1,0 +1,95 @@
+/* VMSAv8-64 translation table format for the running preset: geometry derived from
+ * CONFIG_PAGE_SHIFT and CONFIG_VA_BITS, and the descriptor bits. Pure macros (no kernel headers),
+ * shared by the host-testable encoders (pte.c), the MMU-off boot mapper and the asm entry code.
+ *
+ * Levels here are the generic ones (0 = root); the Arm ARM numbers a 2-level tree's root as
+ * level 2, so A64_HW_LEVEL() converts. */
+#ifndef RNDBITS_ASM_ARM64_PGTABLE_HWDEF_H
+#define RNDBITS_ASM_ARM64_PGTABLE_HWDEF_H
+
+#if defined(__ASSEMBLER__) || defined(LINKER_SCRIPT)
+#define _ULL(x) x
+#else
+#define _ULL(x) x##ULL
+#endif
+
+/* Index bits per level: a table fills one granule of 8-byte descriptors. */
+#define A64_PT_BITS (CONFIG_PAGE_SHIFT - 3)
+#define A64_PT_LEVELS ((CONFIG_VA_BITS - CONFIG_PAGE_SHIFT + A64_PT_BITS - 1) / A64_PT_BITS)
+#define A64_HW_LEVEL(level) (4 - A64_PT_LEVELS + (level))
+#define A64_LEVEL_SHIFT(level) (CONFIG_PAGE_SHIFT + A64_PT_BITS * (A64_PT_LEVELS - 1 - (level)))
+#define A64_ROOT_ENTRIES (1 << (CONFIG_VA_BITS - A64_LEVEL_SHIFT(0)))
+
+/* The block size the boot mapping uses: 1 GiB (4K, level 1), 32 MiB (16K) or 512 MiB (64K),
+ * both level 2. Larger blocks would need FEAT_LPA/LPA2. */
+#if CONFIG_PAGE_SHIFT == 12
+#define A64_BOOT_BLOCK_SHIFT 30
+#else
+#define A64_BOOT_BLOCK_SHIFT (CONFIG_PAGE_SHIFT + A64_PT_BITS)
+#endif
+
+/* Descriptor bits (stage 1, VMSAv8-64, 48-bit output addresses). */
+#define PTE_VALID _ULL(0x1)
+#define PTE_TYPE_MASK _ULL(0x3)
+#define PTE_TYPE_BLOCK _ULL(0x1)
+#define PTE_TYPE_TABLE _ULL(0x3) /* also a page at the last level */
+#define PTE_ATTRINDX(i) ((_ULL(0) + (i)) << 2)
+#define PTE_ATTRINDX_MASK (_ULL(7) << 2)
+#define PTE_NS (_ULL(1) << 5)
+#define PTE_AP_USER (_ULL(1) << 6)     /* AP[1]: EL0 may access */
+#define PTE_AP_RDONLY (_ULL(1) << 7)   /* AP[2]: no writes at any EL */
+#define PTE_SH_INNER (_ULL(3) << 8)
+#define PTE_SH_MASK (_ULL(3) << 8)
+#define PTE_AF (_ULL(1) << 10)
+#define PTE_NG (_ULL(1) << 11)
+#define PTE_DBM (_ULL(1) << 51)
+#define PTE_CONT (_ULL(1) << 52)
+#define PTE_PXN (_ULL(1) << 53)
+#define PTE_UXN (_ULL(1) << 54)
+#define PTE_OA_MASK (((_ULL(1) << 48) - 1) & ~((_ULL(1) << CONFIG_PAGE_SHIFT) - 1))
+
+/* MAIR_EL1 slots. */
+#define MT_NORMAL 0
+#define MT_DEVICE_nGnRE 1
+#define MT_NORMAL_NC 2
+#define MT_DEVICE_nGnRnE 3
+#define MAIR_EL1_VALUE _ULL(0x004404ff)
+
+/* TCR_EL1 fields. */
+#define TCR_T0SZ(n) (_ULL(0) + (n))
+#define TCR_T1SZ(n) ((_ULL(0) + (n)) << 16)
+#define TCR_IRGN0_WBWA (_ULL(1) << 8)
+#define TCR_ORGN0_WBWA (_ULL(1) << 10)
+#define TCR_SH0_INNER (_ULL(3) << 12)
+#define TCR_IRGN1_WBWA (_ULL(1) << 24)
+#define TCR_ORGN1_WBWA (_ULL(1) << 26)
+#define TCR_SH1_INNER (_ULL(3) << 28)
+#define TCR_EPD0 (_ULL(1) << 7)
+#define TCR_IPS_SHIFT 32
+#if CONFIG_PAGE_SHIFT == 12
+#define TCR_TG0 (_ULL(0) << 14)
+#define TCR_TG1 (_ULL(2) << 30)
+#elif CONFIG_PAGE_SHIFT == 14
+#define TCR_TG0 (_ULL(2) << 14)
+#define TCR_TG1 (_ULL(1) << 30)
+#elif CONFIG_PAGE_SHIFT == 16
+#define TCR_TG0 (_ULL(1) << 14)
+#define TCR_TG1 (_ULL(3) << 30)
+#else
+#error "arm64: PAGE_SHIFT must be 12, 14 or 16"
+#endif
+#define TCR_EL1_BASE                                                                       \
+	(TCR_T0SZ(64 - CONFIG_VA_BITS) | TCR_T1SZ(64 - CONFIG_VA_BITS) | TCR_IRGN0_WBWA |  \
+	 TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA | TCR_SH1_INNER | \
+	 TCR_TG0 | TCR_TG1)
+
+/* SCTLR_EL1: the ARMv8.0 RES1 bits (EOS, TSCXT, EIS, SPAN, nTLSMD, LSMAOE) plus M, C, SA, I. */
+#define SCTLR_EL1_RES1 ((_ULL(1) << 11) | (_ULL(1) << 20) | (_ULL(1) << 22) | (_ULL(1) << 23) | \
+			(_ULL(1) << 28) | (_ULL(1) << 29))
+#define SCTLR_EL1_M (_ULL(1) << 0)
+#define SCTLR_EL1_C (_ULL(1) << 2)
+#define SCTLR_EL1_SA (_ULL(1) << 3)
+#define SCTLR_EL1_I (_ULL(1) << 12)
+#define SCTLR_EL1_MMU_ON (SCTLR_EL1_RES1 | SCTLR_EL1_M | SCTLR_EL1_C | SCTLR_EL1_SA | SCTLR_EL1_I)
+
+#endif

@@ -1,0 +1,35 @@
+/* The registers entry.S saves on every exception, in this order (offsets are used by the asm). */
+#ifndef RNDBITS_ASM_ARM64_TRAP_FRAME_H
+#define RNDBITS_ASM_ARM64_TRAP_FRAME_H
+
+#define TF_X(n) ((n) * 8)
+#define TF_SP (31 * 8)     /* SP_EL0 if taken from EL0, else the interrupted kernel sp */
+#define TF_PC (32 * 8)     /* ELR_EL1 */
+#define TF_PSTATE (33 * 8) /* SPSR_EL1 */
+#define TF_ESR (34 * 8)
+#define TF_FAR (35 * 8)
+#define TF_SIZE (36 * 8)   /* a multiple of 16: sp stays aligned */
+
+/* The kernel stack: KSTACK_SIZE bytes aligned to 2 * KSTACK_SIZE, above an unmapped guard of the
+ * same size, so bit KSTACK_SHIFT of any sp inside the stack is 1 and in the guard 0. The vectors
+ * test that one bit to catch an overflow before they push a frame into the guard. */
+#define KSTACK_SHIFT 16
+#define KSTACK_SIZE (1 << KSTACK_SHIFT)
+#define EMERGENCY_STACK_SIZE 16384
+
+#ifndef __ASSEMBLER__
+#include <types.h>
+
+struct trap_frame {
+	uint64_t x[31];
+	uint64_t sp;
+	uint64_t pc;
+	uint64_t pstate;
+	uint64_t esr;
+	uint64_t far;
+};
+
+_Static_assert(sizeof(struct trap_frame) == TF_SIZE, "entry.S and trap_frame.h disagree");
+#endif
+
+#endif

@@ -1,0 +1,144 @@
+/* The kernel's real page tables (built with the generic walker) and the MMU operations. */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <boot.h>
+#include <kernel.h>
+#include <pgtable.h>
+#include <sections.h>
+#include <asm/arm64.h>
+
+static phys_addr_t kernel_root;
+
+void arch_pt_sync(void)
+{
+	dsb(ishst);
+	isb();
+}
+
+void arch_tlb_flush_page(uintptr_t va)
+{
+	/* By VA for every ASID: the same call serves kernel and user pages. The operand is
+	 * VA[55:12] whatever the granule. */
+	dsb(ishst);
+	__asm__ volatile("tlbi vaae1is, %0" : : "r"((va >> 12) & ((1UL << 44) - 1)) : "memory");
+	dsb(ish);
+	isb();
+}
+
+void arch_tlb_flush_all(void)
+{
+	dsb(ishst);
+	__asm__ volatile("tlbi vmalle1is" : : : "memory");
+	dsb(ish);
+	isb();
+}
+
+phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
+{
+	if (va >= PAGE_OFFSET)
+		return kernel_root;
+	/* The gap between the halves translates nowhere, and the kernel root is never a TTBR0
+	 * root: asking it about a user address means "what does the kernel map there", which
+	 * on arm64 is nothing. */
+	if (va >= TASK_SIZE || !user_root || user_root == kernel_root)
+		return a64_empty_root;
+	return user_root;
+}
+
+void arch_pt_init_user_root(void *root_va)
+{
+	/* TTBR1 translates the kernel half: a user root starts empty. */
+	(void)root_va;
+}
+
+void arch_switch_user_root(phys_addr_t root, unsigned asid)
+{
+	uint64_t asid_field = (uint64_t)(asid & 0xff) << 48;
+
+	/* Nothing says an ASID's previous owner left no entries behind, so drop them. */
+	write_sysreg(ttbr0_el1, (root ? root : a64_empty_root) | asid_field);
+	isb();
+	dsb(ishst);
+	__asm__ volatile("tlbi aside1is, %0" : : "r"(asid_field) : "memory");
+	dsb(ish);
+	isb();
+}
+
+phys_addr_t arch_kernel_root(void)
+{
+	return kernel_root;
+}
+
+static void map_or_panic(phys_addr_t root, uintptr_t va, phys_addr_t pa, uint64_t size,
+			 unsigned prot, const char *what)
+{
+	if (!size)
+		return;
+	int err = pt_map(root, va, pa, size, prot, PT_MAP_BLOCKS);
+	if (err)
+		panic("arm64: mapping %s at %#lx (%#llx bytes) failed: %d", what, (unsigned long)va,
+		      (unsigned long long)size, err);
+}
+
+static void map_kernel_range(phys_addr_t root, const void *start, const void *end, unsigned prot,
+			     const char *what)
+{
+	uintptr_t s = (uintptr_t)start, e = (uintptr_t)end;
+
+	map_or_panic(root, s, __pa(s), e - s, prot | PT_GLOBAL, what);
+}
+
+/* RAM outside the image, in the linear map: read/write data, never executable. */
+static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)
+{
+	const phys_addr_t img_lo = __pa(__kernel_start), img_hi = __pa(__kernel_end);
+	const unsigned prot = PT_R | PT_W | PT_GLOBAL;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t lo = bi->ram[i].base, hi = lo + bi->ram[i].size;
+		lo = ALIGN_UP(lo, (phys_addr_t)PAGE_SIZE);
+		hi = ALIGN_DOWN(hi, (phys_addr_t)PAGE_SIZE);
+		if (hi <= lo)
+			continue;
+		if (hi <= img_lo || lo >= img_hi) {
+			map_or_panic(root, (uintptr_t)__va(lo), lo, hi - lo, prot, "RAM");
+			continue;
+		}
+		if (lo < img_lo)
+			map_or_panic(root, (uintptr_t)__va(lo), lo, img_lo - lo, prot, "RAM");
+		if (hi > img_hi)
+			map_or_panic(root, (uintptr_t)__va(img_hi), img_hi, hi - img_hi, prot, "RAM");
+	}
+}
+
+static void map_device(phys_addr_t root, phys_addr_t pa, uint64_t size, const char *what)
+{
+	phys_addr_t lo = ALIGN_DOWN(pa, (phys_addr_t)PAGE_SIZE);
+	phys_addr_t hi = ALIGN_UP(pa + size, (phys_addr_t)PAGE_SIZE);
+
+	map_or_panic(root, IO_ADDRESS(lo), lo, hi - lo, PT_R | PT_W | PT_DEVICE | PT_GLOBAL, what);
+}
+
+phys_addr_t arch_mmu_init(const struct boot_info *bi)
+{
+	phys_addr_t root = pt_alloc_table(0);
+
+	if (!root)
+		panic("arm64: no memory for the kernel's root table");
+	map_kernel_range(root, __text_start, __text_end, PT_R | PT_X, "text");
+	map_kernel_range(root, __rodata_start, __rodata_end, PT_R, "rodata");
+	/* Data and BSS, minus the kernel stack's guard: an overflow faults instead of
+	 * overwriting whatever lies below the stack. */
+	map_kernel_range(root, __data_start, a64_kstack_guard, PT_R | PT_W, "data");
+	map_kernel_range(root, a64_kstack_bottom, __kernel_end, PT_R | PT_W, "bss");
+	map_linear_ram(root, bi);
+	map_device(root, VIRT_UART_PA, VIRT_UART_SIZE, "PL011");
+	map_device(root, VIRT_GICD_PA, VIRT_GIC_SIZE, "GICv2");
+
+	arch_pt_sync();
+	a64_replace_kernel_root(root, a64_boot_idmap_root, a64_empty_root,
+				__pa(__kernel_start) - (uintptr_t)__kernel_start);
+	kernel_root = root;
+	a64_gic_init();
+	return root;
+}

@@ -1,0 +1,259 @@
+/* Exception decoding (ESR_EL1 into struct trap_info), syscall registers, and user mode. */
+#include <arch/cpu.h>
+#include <arch/trap.h>
+#include <kernel.h>
+#include <asm/arm64.h>
+#include <asm/pgtable-hwdef.h>
+#include <asm/trap_frame.h>
+
+/* Vector slots: four groups (EL1t, EL1h, EL0 AArch64, EL0 AArch32) of sync/IRQ/FIQ/SError. */
+#define SLOT_KIND(slot) ((slot) & 3)
+#define SLOT_FROM_EL0(slot) ((slot) >= 8)
+#define SLOT_AARCH32(slot) ((slot) >= 12)
+enum { SLOT_SYNC, SLOT_IRQ, SLOT_FIQ, SLOT_SERROR };
+
+#define ESR_EC(esr) (((esr) >> 26) & 0x3f)
+#define ESR_ISS(esr) ((esr) & 0x1ffffff)
+#define ISS_ABORT_FSC(iss) ((iss) & 0x3f)
+#define ISS_ABORT_WNR (1u << 6)
+#define ISS_ABORT_FNV (1u << 10)
+
+#define PSR_MODE32 (1u << 4) /* SPSR.M[4]: the interrupted context ran in AArch32 */
+#define PSR_T (1u << 5)
+#define PSR_DAIF_MASKED (0xfu << 6)
+#define PSR_AIF_MASKED (0x7u << 6)
+#define PSR_MODE_EL0T 0x0
+#define PSR_MODE_USR32 0x10
+
+#define CPACR_FPEN_NO_TRAP (3u << 20)
+
+void a64_trap_entry(struct trap_frame *f, unsigned slot);
+__noreturn void a64_stack_overflow(struct trap_frame *f, unsigned slot);
+
+struct a64_user_ctx {
+	uint64_t callee_saved[12]; /* x19..x30 */
+	uint64_t sp;
+};
+long a64_user_enter(struct a64_user_ctx *ctx, uint64_t pc, uint64_t sp, uint64_t spsr);
+__noreturn void a64_user_leave(struct a64_user_ctx *ctx, long value);
+
+static struct a64_user_ctx user_ctx;
+static bool user_running;
+/* Exceptions taken from EL1 that are being handled right now: a second one means the handler
+ * itself faulted, and printk may be what is broken. */
+static unsigned kernel_trap_depth;
+
+void arch_traps_init(void)
+{
+	write_sysreg(vbar_el1, (uint64_t)(uintptr_t)a64_vectors);
+	/* User programs may use FP/SIMD; the kernel is built with -mgeneral-regs-only. */
+	write_sysreg(cpacr_el1, CPACR_FPEN_NO_TRAP);
+	isb();
+}
+
+static const char *sync_name(unsigned ec)
+{
+	switch (ec) {
+	case 0x00: return "Unknown/Undefined Instruction";
+	case 0x01: return "WFI/WFE";
+	case 0x03: case 0x04: case 0x05: case 0x06: case 0x0c: return "Coprocessor Access";
+	case 0x07: return "FP/SIMD Access";
+	case 0x0e: return "Illegal Execution State";
+	case 0x11: case 0x15: return "SVC";
+	case 0x16: return "HVC";
+	case 0x17: return "SMC";
+	case 0x18: return "MSR/MRS";
+	case 0x20: case 0x21: return "Instruction Abort";
+	case 0x22: return "PC Alignment Fault";
+	case 0x24: case 0x25: return "Data Abort";
+	case 0x26: return "SP Alignment Fault";
+	case 0x28: case 0x2c: return "FP Exception";
+	case 0x2f: return "SError";
+	case 0x30: case 0x31: return "Breakpoint";
+	case 0x32: case 0x33: return "Software Step";
+	case 0x34: case 0x35: return "Watchpoint";
+	case 0x38: return "BKPT";
+	case 0x3c: return "BRK";
+	default: return "Unknown Exception Class";
+	}
+}
+
+static enum trap_kind sync_kind(unsigned ec)
+{
+	switch (ec) {
+	case 0x11: case 0x15:
+		return TRAP_SYSCALL;
+	case 0x20: case 0x21: case 0x24: case 0x25:
+		return TRAP_PAGE_FAULT; /* refined by the fault status code */
+	case 0x22: case 0x26:
+		return TRAP_ALIGNMENT;
+	case 0x00: case 0x03: case 0x04: case 0x05: case 0x06: case 0x07: case 0x0c: case 0x0e:
+	case 0x16: case 0x17: case 0x18:
+		return TRAP_UNDEFINED;
+	case 0x30: case 0x31: case 0x32: case 0x33: case 0x34: case 0x35: case 0x38: case 0x3c:
+		return TRAP_BREAKPOINT;
+	default:
+		return TRAP_OTHER;
+	}
+}
+
+/* The Arm ARM numbers levels from the full 4-level tree; the walker counts from the root. */
+static int generic_level(unsigned hw_level)
+{
+	int level = (int)hw_level - (4 - A64_PT_LEVELS);
+
+	return level < 0 ? -1 : level;
+}
+
+static void decode_abort(unsigned ec, uint32_t iss, uint64_t far, struct trap_info *ti)
+{
+	unsigned fsc = ISS_ABORT_FSC(iss);
+	bool instruction = ec == 0x20 || ec == 0x21;
+
+	ti->has_fault_addr = !(iss & ISS_ABORT_FNV);
+	ti->fault_addr = (uintptr_t)far;
+	ti->access = instruction ? ACCESS_EXEC : (iss & ISS_ABORT_WNR) ? ACCESS_WRITE : ACCESS_READ;
+	if (fsc <= 0x0f) {
+		/* 0x00-03 address size, 0x04-07 translation, 0x08-0b access flag,
+		 * 0x0c-0f permission; the low two bits are the level. */
+		ti->kind = TRAP_PAGE_FAULT;
+		ti->permission = fsc >= 0x0c;
+		ti->level = generic_level(fsc & 3);
+	} else if (fsc == 0x21) {
+		ti->kind = TRAP_ALIGNMENT;
+		ti->name = "Alignment Fault";
+	} else {
+		ti->kind = TRAP_OTHER; /* external abort, TLB conflict, ... */
+	}
+}
+
+static void decode(struct trap_frame *f, unsigned slot, struct trap_info *ti)
+{
+	static const char *const async_names[] = { "Sync", "IRQ", "FIQ", "SError" };
+	unsigned ec = ESR_EC(f->esr);
+
+	*ti = (struct trap_info){ 0 };
+	ti->user = SLOT_FROM_EL0(slot);
+	ti->compat = SLOT_AARCH32(slot);
+	ti->pc = (uintptr_t)f->pc;
+	ti->sp = (uintptr_t)(ti->compat ? (f->x[13] & 0xffffffffUL) : f->sp);
+	ti->level = -1;
+	ti->syndrome = f->esr;
+	ti->vector = slot;
+	ti->frame = f;
+	if (SLOT_KIND(slot) != SLOT_SYNC) {
+		ti->name = async_names[SLOT_KIND(slot)];
+		ti->kind = SLOT_KIND(slot) == SLOT_SERROR ? TRAP_OTHER : TRAP_IRQ;
+		if (SLOT_KIND(slot) != SLOT_SERROR)
+			ti->syndrome = 0; /* ESR is not updated for interrupts */
+		return;
+	}
+	ti->name = sync_name(ec);
+	ti->kind = sync_kind(ec);
+	if (ti->kind == TRAP_PAGE_FAULT)
+		decode_abort(ec, (uint32_t)ESR_ISS(f->esr), f->far, ti);
+	else if (ec == 0x22) {
+		ti->has_fault_addr = true;
+		ti->fault_addr = (uintptr_t)f->far;
+		ti->access = ACCESS_EXEC;
+	}
+}
+
+static __noreturn void die_raw(const char *why, struct trap_frame *f, unsigned slot)
+{
+	a64_raw_puts("\nrndbits: ");
+	a64_raw_puts(why);
+	a64_raw_puts(": slot ");
+	a64_raw_puthex(slot);
+	a64_raw_puts(" ESR ");
+	a64_raw_puthex(f->esr);
+	a64_raw_puts(" ELR ");
+	a64_raw_puthex(f->pc);
+	a64_raw_puts(" FAR ");
+	a64_raw_puthex(f->far);
+	a64_raw_puts(" SP ");
+	a64_raw_puthex(f->sp);
+	a64_raw_puts("\n");
+	arch_poweroff(EXIT_EXCEPTION);
+}
+
+void a64_trap_entry(struct trap_frame *f, unsigned slot)
+{
+	struct trap_info ti;
+	bool from_kernel = !SLOT_FROM_EL0(slot);
+
+	if (from_kernel && kernel_trap_depth++ > 0)
+		die_raw("exception inside the exception handler", f, slot);
+	decode(f, slot, &ti);
+	trap_dispatch(&ti);
+	if (from_kernel)
+		kernel_trap_depth--;
+}
+
+__noreturn void a64_stack_overflow(struct trap_frame *f, unsigned slot)
+{
+	static bool reported;
+	struct trap_info ti;
+
+	if (reported)
+		die_raw("exception while reporting a kernel stack overflow", f, slot);
+	reported = true;
+	kernel_trap_depth = 1;
+	printk("\nrndbits: kernel stack overflow: sp %#lx is below the kernel stack [%p, %p)\n",
+	       (unsigned long)f->sp, (void *)a64_kstack_bottom, (void *)a64_kstack_top);
+	decode(f, slot, &ti);
+	trap_dispatch(&ti);
+	arch_poweroff(EXIT_EXCEPTION);
+}
+
+static bool frame_is_compat(const struct trap_frame *f)
+{
+	return (f->pstate & PSR_MODE32) != 0;
+}
+
+/* Linux: AArch64 x8 = number, x0..x5 = arguments; AArch32 (EABI) r7 = number, r0..r6. */
+unsigned long arch_syscall_nr(const struct trap_frame *f)
+{
+	return frame_is_compat(f) ? (unsigned long)(uint32_t)f->x[7] : (unsigned long)f->x[8];
+}
+
+unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i)
+{
+	if (frame_is_compat(f))
+		return i <= 6 ? (unsigned long)(uint32_t)f->x[i] : 0;
+	return i <= 5 ? (unsigned long)f->x[i] : 0;
+}
+
+void arch_syscall_set_return(struct trap_frame *f, long value)
+{
+	f->x[0] = frame_is_compat(f) ? (uint64_t)(uint32_t)value : (uint64_t)value;
+}
+
+long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
+{
+	uint64_t spsr;
+	long value;
+
+	if (user_running)
+		panic("arm64: arch_user_run while a user program is running");
+	/* Interrupts stay masked in user mode too: nothing here takes them. */
+	if (compat) {
+		spsr = PSR_MODE_USR32 | PSR_AIF_MASKED | ((entry & 1) ? PSR_T : 0);
+		entry &= ~(uintptr_t)1;
+	} else {
+		spsr = PSR_MODE_EL0T | PSR_DAIF_MASKED;
+	}
+	user_running = true;
+	value = a64_user_enter(&user_ctx, entry, sp, spsr);
+	user_running = false;
+	return value;
+}
+
+__noreturn void arch_user_exit(long value)
+{
+	if (!user_running)
+		panic("arm64: arch_user_exit without a user program");
+	/* Whatever trap we are in is abandoned with its frames. */
+	kernel_trap_depth = 0;
+	a64_user_leave(&user_ctx, value);
+}

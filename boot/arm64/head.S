@@ -1,0 +1,123 @@
+/* arm64 entry: QEMU starts here at the physical load address, at EL1 (or EL2 with
+ * virtualization=on), MMU off, DTB at PHYS_OFFSET. We drop to EL1, clear BSS, let the MMU-off C
+ * helper build the boot mapping, turn the MMU on, jump to the linked (TTBR1) address and call
+ * arch_start() on the kernel stack. */
+#include <asm/memory.h>
+#include <asm/pgtable-hwdef.h>
+#include <asm/trap_frame.h>
+
+	.section .text.head, "ax"
+	.globl _start
+_start:
+	msr	daifset, #0xf
+	mov	x19, #0				/* 1 once we know we came from EL2 */
+	mrs	x0, CurrentEL
+	ubfx	x0, x0, #2, #2
+	cmp	x0, #2
+	b.ne	.Lat_el1
+
+	/* EL2: run EL1 in AArch64, give it the physical timer, and return to it. */
+	mov	x0, #(1 << 31)			/* HCR_EL2.RW */
+	msr	hcr_el2, x0
+	mov	x0, #3				/* CNTHCTL_EL2.EL1PCTEN | EL1PCEN */
+	msr	cnthctl_el2, x0
+	msr	cntvoff_el2, xzr
+	mov	x0, #0x3c5			/* EL1h, D, A, I, F masked */
+	msr	spsr_el2, x0
+	adr	x0, .Lat_el1
+	msr	elr_el2, x0
+	mov	x19, #1
+	eret
+
+.Lat_el1:
+	/* Everything below runs at the physical address: adrp/adr are PC-relative, so symbols
+	 * resolve to their physical copies. */
+	adrp	x0, __bss_start
+	add	x0, x0, :lo12:__bss_start
+	adrp	x1, __bss_end
+	add	x1, x1, :lo12:__bss_end
+1:	cmp	x0, x1
+	b.hs	2f
+	stp	xzr, xzr, [x0], #16
+	b	1b
+2:
+	adrp	x0, a64_booted_at_el2
+	str	x19, [x0, :lo12:a64_booted_at_el2]
+
+	adrp	x0, a64_kstack_top
+	add	x0, x0, :lo12:a64_kstack_top
+	mov	sp, x0
+	bl	a64_boot_map			/* tables, MAIR, TCR, TTBR0/1: MMU still off */
+
+	ldr	x0, =SCTLR_EL1_MMU_ON
+	dsb	sy
+	msr	sctlr_el1, x0
+	isb
+	ldr	x0, =.Lhigh			/* the linked, virtual address */
+	br	x0
+
+.Lhigh:
+	ldr	x0, =a64_kstack_top
+	mov	sp, x0
+	ldr	x0, =a64_vectors
+	msr	vbar_el1, x0
+	isb
+	bl	a64_drop_identity_map		/* TTBR0 empty: user addresses fault from now on */
+	mov	x29, #0
+	mov	x30, #0
+	bl	arch_start
+3:	wfi
+	b	3b
+	.ltorg
+
+/* a64_replace_kernel_root(new_ttbr1, idmap_ttbr0, empty_ttbr0, phys_minus_virt):
+ * switch TTBR1 to new tables without ever having two live translations for one VA: run from the
+ * identity map, point TTBR1 at the empty table and flush, install the new root, flush, and come
+ * back. Interrupts are masked throughout; this code and the trampoline use no stack. */
+	.globl a64_replace_kernel_root
+a64_replace_kernel_root:
+	msr	ttbr0_el1, x1
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	adr	x9, .Ltrampoline
+	add	x9, x9, x3			/* its physical (= identity) address */
+	mov	x10, x30
+	br	x9
+.Ltrampoline:
+	msr	ttbr1_el1, x2
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	msr	ttbr1_el1, x0
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	adr	x9, .Lback
+	sub	x9, x9, x3			/* back to the virtual address */
+	br	x9
+.Lback:
+	msr	ttbr0_el1, x2
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	mov	x30, x10
+	ret
+
+/* The kernel stack with its guard below it (see trap_frame.h), and the emergency stack the
+ * vectors switch to when the kernel stack has overflowed. */
+	.section .bss.kstack, "aw", %nobits
+	.balign	(2 * KSTACK_SIZE)
+	.globl	a64_kstack_guard, a64_kstack_bottom, a64_kstack_top
+a64_kstack_guard:
+	.space	KSTACK_SIZE
+a64_kstack_bottom:
+	.space	KSTACK_SIZE
+a64_kstack_top:
+	.globl	a64_emergency_stack_top
+	.space	EMERGENCY_STACK_SIZE
+a64_emergency_stack_top:
