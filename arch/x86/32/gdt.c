@@ -1,0 +1,99 @@
+/* i386 GDT, the TSS that holds esp0 for traps from ring 3, and the double-fault task: a #DF is
+ * delivered through a task gate, so it gets a fresh stack and register set even when the kernel
+ * stack is what overflowed (an interrupt gate would push onto the broken stack and triple-fault). */
+#include <arch/memory.h>
+#include <asm/processor.h>
+#include <asm/segment.h>
+#include <asm/x86_32.h>
+#include <lib/string.h>
+
+_Static_assert(sizeof(struct x86_tss) == 104, "i386 TSS layout");
+
+struct x86_tss x86_tss __aligned(128);
+struct x86_tss x86_doublefault_tss __aligned(128);
+
+#define DOUBLEFAULT_STACK_SIZE 8192
+static uint8_t doublefault_stack[DOUBLEFAULT_STACK_SIZE] __aligned(16);
+
+/* Flat 4 GiB segments: G=1, D=1, limit 0xFFFFF; access bytes with the accessed bit preset so
+ * the CPU never writes the descriptor. */
+#define SEG_FLAT(access) (0x00CF00000000FFFFull | ((uint64_t)(access) << 40))
+#define ACCESS_KERNEL_CODE 0x9B
+#define ACCESS_KERNEL_DATA 0x93
+#define ACCESS_USER_CODE 0xFB
+#define ACCESS_USER_DATA 0xF3
+#define ACCESS_TSS_AVAILABLE 0x89
+
+static uint64_t gdt[GDT_ENTRIES] __aligned(8) = {
+	[GDT_ENTRY_KERNEL_CS] = SEG_FLAT(ACCESS_KERNEL_CODE),
+	[GDT_ENTRY_KERNEL_DS] = SEG_FLAT(ACCESS_KERNEL_DATA),
+	[GDT_ENTRY_USER_CS] = SEG_FLAT(ACCESS_USER_CODE),
+	[GDT_ENTRY_USER_DS] = SEG_FLAT(ACCESS_USER_DATA),
+};
+
+static uint64_t tss_descriptor(const struct x86_tss *tss)
+{
+	uint64_t base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+
+	return (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) |
+	       ((uint64_t)ACCESS_TSS_AVAILABLE << 40) | (((limit >> 16) & 0xF) << 48) |
+	       ((base >> 24) << 56);
+}
+
+static void init_doublefault_tss(void)
+{
+	struct x86_tss *t = &x86_doublefault_tss;
+
+	memset(t, 0, sizeof(*t));
+	t->cr3 = (uint32_t)read_cr3();
+	t->eip = (uintptr_t)x86_doublefault_task;
+	t->esp = (uintptr_t)doublefault_stack + DOUBLEFAULT_STACK_SIZE;
+	t->eflags = 0x2; /* interrupts off; bit 1 is always one */
+	t->cs = KERNEL_CS;
+	t->ds = t->es = t->fs = t->gs = t->ss = KERNEL_DS;
+	t->iomap_base = sizeof(*t);
+}
+
+static void load_gdt(void)
+{
+	struct {
+		uint16_t limit;
+		uint32_t base;
+	} __packed desc = { sizeof(gdt) - 1, (uintptr_t)gdt };
+
+	__asm__ volatile("lgdt %0\n\t"
+			 "ljmp %1, $1f\n"
+			 "1:\n\t"
+			 "movl %2, %%eax\n\t"
+			 "movl %%eax, %%ds\n\t"
+			 "movl %%eax, %%es\n\t"
+			 "movl %%eax, %%fs\n\t"
+			 "movl %%eax, %%gs\n\t"
+			 "movl %%eax, %%ss"
+			 :
+			 : "m"(desc), "i"(KERNEL_CS), "i"(KERNEL_DS)
+			 : "eax", "memory");
+	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
+}
+
+void x86_gdt_init(void)
+{
+	memset(&x86_tss, 0, sizeof(x86_tss));
+	x86_tss.ss0 = KERNEL_DS;
+	x86_tss.esp0 = (uintptr_t)boot_stack_top;
+	x86_tss.iomap_base = sizeof(x86_tss); /* no I/O bitmap: ring 3 gets no ports */
+	init_doublefault_tss();
+	gdt[GDT_ENTRY_TSS] = tss_descriptor(&x86_tss);
+	gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = tss_descriptor(&x86_doublefault_tss);
+	load_gdt();
+}
+
+void x86_tss_set_esp0(uintptr_t esp0)
+{
+	x86_tss.esp0 = esp0;
+}
+
+void x86_doublefault_set_cr3(uintptr_t cr3)
+{
+	x86_doublefault_tss.cr3 = cr3;
+}

@@ -1,0 +1,118 @@
+/* i386 entry from a multiboot v1 loader: 32-bit protected mode, paging off, flat segments,
+ * EAX = 0x2BADB002, EBX = physical address of the multiboot information. We are loaded at 1 MiB
+ * but linked at 0xC0100000, so until paging is on every symbol is used through V2P(). */
+#include <asm/memory.h>
+#include <asm/multiboot.h>
+#include <asm/processor.h>
+#include <asm/segment.h>
+
+#define V2P(x) ((x) - PAGE_OFFSET)
+#define MB_FLAGS (MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
+
+#define PDE_P 0x001
+#define PDE_RW 0x002
+#define PDE_PS 0x080
+#define PDE_4M_SHIFT 22
+#define BOOT_PDES (X86_LINEAR_MAP_SIZE >> PDE_4M_SHIFT)
+#define KERNEL_PDE_FIRST (PAGE_OFFSET >> PDE_4M_SHIFT)
+
+#define BOOT_STACK_SIZE 16384
+
+	.section .multiboot, "a"
+	.balign 4
+multiboot_header:
+	.long MULTIBOOT_HEADER_MAGIC
+	.long MB_FLAGS
+	.long -(MULTIBOOT_HEADER_MAGIC + MB_FLAGS)
+
+	.section .text.boot, "ax"
+	.code32
+	.globl _start
+_start:
+	cli
+	cld
+	movl %eax, %esi			/* multiboot magic, for arch_start; EBX keeps the info */
+
+	/* 4 MiB pages for the boot mapping: identity for the next few instructions, and the
+	 * whole linear map at PAGE_OFFSET (it holds the kernel image, the multiboot data and
+	 * every frame the page allocator hands out before arch_mmu_init). */
+	movl %cr4, %eax
+	orl $X86_CR4_PSE, %eax
+	movl %eax, %cr4
+	movl $V2P(boot_pgdir), %eax
+	movl %eax, %cr3
+	movl %cr0, %eax
+	orl $(X86_CR0_PG | X86_CR0_WP), %eax
+	movl %eax, %cr0
+	movl $1f, %eax
+	jmp *%eax
+1:
+	/* Running at our linked address now: drop the identity page so that a NULL pointer
+	 * faults from here on. */
+	movl $0, boot_pgdir
+	movl %cr3, %eax
+	movl %eax, %cr3
+	lgdt boot_gdt_desc
+	ljmp $KERNEL_CS, $2f
+2:
+	movl $KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	movl %eax, %fs
+	movl %eax, %gs
+	movl %eax, %ss
+
+	/* QEMU zero-fills the ELF's BSS, but a loader need not: clear it before the stack in it
+	 * is used. */
+	movl $__bss_start, %edi
+	movl $__bss_end, %ecx
+	subl %edi, %ecx
+	xorl %eax, %eax
+	rep stosb
+
+	movl $boot_stack_top, %esp
+	xorl %ebp, %ebp			/* end of the frame chain */
+	pushl %ebx			/* arch_start(magic, info_pa) */
+	pushl %esi
+	call arch_start
+3:	cli
+	hlt
+	jmp 3b
+
+	.section .data, "aw"
+	.balign 8
+boot_gdt:
+	.quad 0
+	.quad 0x00CF9B000000FFFF	/* KERNEL_CS: flat 4 GiB, DPL 0, code, accessed */
+	.quad 0x00CF93000000FFFF	/* KERNEL_DS: flat 4 GiB, DPL 0, data, accessed */
+boot_gdt_end:
+	.balign 4
+	.word 0				/* aligns the base below */
+boot_gdt_desc:
+	.word boot_gdt_end - boot_gdt - 1
+	.long boot_gdt
+
+	/* The boot page directory: one 4 MiB identity page for the jump (the image is at 1 MiB)
+	 * and BOOT_PDES 4 MiB pages at PAGE_OFFSET. arch_mmu_init replaces it; it stays
+	 * reserved as part of the image. */
+	.section .data..page_aligned, "aw"
+	.balign 4096
+	.globl boot_pgdir
+boot_pgdir:
+	.long PDE_PS | PDE_RW | PDE_P
+	.fill KERNEL_PDE_FIRST - 1, 4, 0
+	.set pa, 0
+	.rept BOOT_PDES
+	.long pa | PDE_PS | PDE_RW | PDE_P
+	.set pa, pa + (1 << PDE_4M_SHIFT)
+	.endr
+	.fill 1024 - KERNEL_PDE_FIRST - BOOT_PDES, 4, 0
+
+	.section .kstack, "aw", @nobits
+	.balign 4096
+	.globl boot_stack_guard, boot_stack, boot_stack_top
+boot_stack_guard:			/* left unmapped by arch_mmu_init: overflow faults */
+	.skip 4096
+boot_stack:
+	.skip BOOT_STACK_SIZE
+boot_stack_top:
