@@ -20,6 +20,11 @@ enum console_read_result {
 /* Read one line, echoing and editing, waiting (arch_idle) while no input is pending. */
 enum console_read_result console_read_line(char *buf, size_t size);
 
+/* Redirect console output into buf (a shell `>`), until console_capture_end(), which returns
+ * the bytes captured, or -1 if they did not fit. Nothing reaches the UART meanwhile. */
+void console_capture_begin(char *buf, size_t size);
+long console_capture_end(void);
+
 /* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
 bool console_interrupt_pending(void);
 

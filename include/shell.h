@@ -25,8 +25,5 @@ __noreturn void shell_main(void);
 /* Parse and run one line (also used by tests). Returns the command's status. */
 int shell_execute(char *line);
 
-/* The current credentials of the shell (root = 0, nobody = 65534). */
-unsigned shell_uid(void);
-void shell_set_uid(unsigned uid);
 
 #endif

@@ -15,8 +15,38 @@
 static char typeahead[64];
 static unsigned typeahead_head, typeahead_len;
 
+/* While a command's output is redirected, it goes here instead of the UART. */
+static struct {
+	char *buf;
+	size_t size, len;
+	bool overflow;
+} capture;
+
+void console_capture_begin(char *buf, size_t size)
+{
+	capture.buf = buf;
+	capture.size = size;
+	capture.len = 0;
+	capture.overflow = false;
+}
+
+long console_capture_end(void)
+{
+	long n = capture.overflow ? -1 : (long)capture.len;
+
+	capture.buf = NULL;
+	return n;
+}
+
 void console_putc(char c)
 {
+	if (capture.buf) {
+		if (capture.len < capture.size)
+			capture.buf[capture.len++] = c;
+		else
+			capture.overflow = true;
+		return;
+	}
 	if (c == '\n')
 		arch_console_putc('\r');
 	arch_console_putc(c);

@@ -10,8 +10,10 @@
 #include <lib/string.h>
 #include <pgtable.h>
 #include <pmm.h>
+#include <random.h>
 #include <sections.h>
 #include <shell.h>
+#include <sysctl.h>
 
 #ifndef RNDBITS_BUILD
 #define RNDBITS_BUILD "unknown"
@@ -125,6 +127,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("mmu: kernel page tables active: %s\n", arch_pt_geometry()->name);
 	if (check_kernel_mappings())
 		arch_poweroff(EXIT_SELFTEST);
+	random_init(bi);
+	sysctl_apply_cmdline(bi->cmdline);
 	printk("rndbits: ready; type 'help'\n");
 	shell_main();
 }
@@ -146,9 +150,10 @@ static const char *va_layout(void)
 static int cmd_uname(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "-a") == 0) {
-		printk("rndbits %s %s page=%u %s levels=%u machine=%s cpu=%s build=%s\n",
+		printk("rndbits %s %s page=%u %s levels=%u machine=%s cpu=%s rng=%s build=%s\n",
 		       CONFIG_PRESET, CONFIG_ISA, (unsigned)PAGE_SIZE, va_layout(),
-		       arch_pt_geometry()->levels, arch_machine_name, arch_cpu_name, RNDBITS_BUILD);
+		       arch_pt_geometry()->levels, arch_machine_name, arch_cpu_name,
+		       random_source(), RNDBITS_BUILD);
 	} else if (argc > 1) {
 		printk("uname: invalid option -- '%s'\n", argv[1]);
 		return 1;

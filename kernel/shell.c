@@ -1,22 +1,13 @@
 /* The shell: reads a line, splits it into words, and runs the command registered under the first
  * word. Commands live beside the subsystems they show and register with SHELL_COMMAND(). */
 #include <console.h>
+#include <cred.h>
+#include <fs.h>
 #include <kernel.h>
+#include <lib/errno.h>
 #include <lib/string.h>
 #include <sections.h>
 #include <shell.h>
-
-static unsigned current_uid;
-
-unsigned shell_uid(void)
-{
-	return current_uid;
-}
-
-void shell_set_uid(unsigned uid)
-{
-	current_uid = uid;
-}
 
 static const struct shell_command *commands_begin(void)
 {
@@ -74,14 +65,61 @@ static int split_words(char *line, char **argv, int max)
 	}
 }
 
+/* Take a "> FILE" or ">FILE" out of argv; returns the path, NULL if none, or "" if the '>'
+ * has no file after it. */
+static const char *take_redirect(int *argc, char **argv)
+{
+	for (int i = 0; i < *argc; i++) {
+		if (argv[i][0] != '>')
+			continue;
+		const char *path = argv[i][1] ? argv[i] + 1 : (i + 1 < *argc ? argv[i + 1] : "");
+		int words = argv[i][1] || i + 1 == *argc ? 1 : 2;
+		for (int j = i; j + words <= *argc; j++)
+			argv[j] = argv[j + words];
+		*argc -= words;
+		return path;
+	}
+	return NULL;
+}
+
+/* Run cmd with its output captured, then write that output to path in one write, as a shell
+ * redirect followed by the command's single write(2) would. */
+static int run_redirected(const struct shell_command *cmd, int argc, char **argv, const char *path)
+{
+	static char out[CONSOLE_LINE_MAX + 64];
+
+	console_capture_begin(out, sizeof(out));
+	int status = cmd->run(argc, argv);
+	long len = console_capture_end();
+	if (len < 0) {
+		printk("%s: write error: %s\n", argv[0], strerror(EFBIG));
+		return 1;
+	}
+	long r = fs_write(path, current_uid(), out, (size_t)len);
+	if (r == -ENOENT || r == -EISDIR) {
+		printk("rndbits: %s: %s\n", path, strerror((int)-r));
+		return 1;
+	}
+	if (r < 0) {
+		printk("%s: write error: %s\n", argv[0], strerror((int)-r));
+		return 1;
+	}
+	return status;
+}
+
 int shell_execute(char *line)
 {
 	char *argv[SHELL_MAX_ARGS + 1];
 	int argc = split_words(line, argv, SHELL_MAX_ARGS);
+	const char *redirect = argc > 0 ? take_redirect(&argc, argv) : NULL;
 
 	if (argc < 0) {
 		printk("rndbits: syntax error: unterminated quote or more than %d words\n",
 		       SHELL_MAX_ARGS);
+		return 2;
+	}
+	if (redirect && !*redirect) {
+		printk("rndbits: syntax error near unexpected token `newline'\n");
 		return 2;
 	}
 	if (argc == 0)
@@ -92,12 +130,14 @@ int shell_execute(char *line)
 		printk("rndbits: %s: command not found\n", argv[0]);
 		return 127;
 	}
+	if (redirect)
+		return run_redirected(cmd, argc, argv, redirect);
 	return cmd->run(argc, argv);
 }
 
 static const char *prompt(void)
 {
-	return current_uid == 0 ? "rndbits# " : "rndbits$ ";
+	return current_uid() == 0 ? "rndbits# " : "rndbits$ ";
 }
 
 __noreturn void shell_main(void)

@@ -29,6 +29,8 @@ struct pt_geometry {
 	unsigned entries[PT_MAX_LEVELS];     /* entries in one table at this level */
 	unsigned table_bytes[PT_MAX_LEVELS]; /* size (and required alignment) of such a table */
 	unsigned pte_bytes;                  /* 4 or 8 */
+	unsigned always_granted;             /* pt_prot bits every valid leaf grants whether asked
+						or not (i386 2-level: PT_X, no NX bit); 0 elsewhere */
 	const char *name;                    /* e.g. "arm64 4K granule, 4 levels (VA_BITS 48)" */
 };
 

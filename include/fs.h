@@ -1,0 +1,24 @@
+/* A very small file namespace for the shell: /proc/sys (sysctl entries as files) and whatever
+ * other read-only directories register (e.g. /bin). Enough for `cat`, `ls` and `>`. */
+#ifndef RNDBITS_FS_H
+#define RNDBITS_FS_H
+
+#include <types.h>
+
+/* Read a whole file into buf (as user uid). Returns its length or -errno (-ENOENT, -EACCES,
+ * -EISDIR). */
+long fs_read(const char *path, unsigned uid, char *buf, size_t size);
+/* One write of len bytes at position 0. Returns bytes consumed or -errno. */
+long fs_write(const char *path, unsigned uid, const char *buf, size_t len);
+
+/* Extra directories: a name list provider registered in the fs_dirs linker section. */
+struct fs_dir {
+	const char *path; /* "/bin" */
+	/* Call emit(name) for each entry, in order. */
+	void (*list)(void (*emit)(const char *name));
+};
+#define FS_DIR(ident, dir_path, fn)                                                      \
+	static const struct fs_dir fs_dir_##ident __section("fs_dirs") __used              \
+		__aligned(sizeof(void *)) = { .path = dir_path, .list = fn }
+
+#endif

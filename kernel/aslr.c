@@ -1,0 +1,57 @@
+/* `aslr`: what the randomization of this preset can do, from the knobs' live values. */
+#include <arch/memory.h>
+#include <kernel.h>
+#include <layout.h>
+#include <lib/string.h>
+#include <random.h>
+#include <shell.h>
+#include <sysctl.h>
+
+static void show_knob(const char *name)
+{
+	const struct sysctl_entry *e = sysctl_find(name);
+	int bits = *e->data;
+	uint64_t pages = (1ULL << bits) - 1;
+
+	printk("%-26s %d (default %d, range %d..%d)\n", e->name, bits, e->default_value, e->min,
+	       e->max);
+	printk("  largest offset            %#llx bytes = %llu pages ((2^%d - 1) x %lu)\n",
+	       (unsigned long long)(pages << PAGE_SHIFT), (unsigned long long)pages, bits,
+	       (unsigned long)PAGE_SIZE);
+}
+
+static int aslr_info(void)
+{
+	printk("preset                     %s (%s)\n", CONFIG_PRESET, CONFIG_ISA);
+	printk("page size                  %lu (PAGE_SHIFT %u)\n", (unsigned long)PAGE_SIZE,
+	       (unsigned)PAGE_SHIFT);
+	printk("TASK_SIZE                  %#llx\n", (unsigned long long)TASK_SIZE);
+#ifdef CONFIG_COMPAT
+	printk("TASK_SIZE (compat)         %#llx\n", (unsigned long long)TASK_SIZE_COMPAT);
+#endif
+	show_knob("vm.mmap_rnd_bits");
+#ifdef CONFIG_COMPAT
+	show_knob("vm.mmap_rnd_compat_bits");
+#endif
+	printk("kernel.randomize_va_space  %d\n", randomize_va_space);
+	printk("vm.legacy_va_layout        %d\n", legacy_va_layout);
+	printk("rng                        %s\n", random_source());
+	printk("aslr: preset=%s page=%lu bits=%d min=%d max=%d", CONFIG_PRESET,
+	       (unsigned long)PAGE_SIZE, mmap_rnd_bits, CONFIG_ARCH_MMAP_RND_BITS_MIN,
+	       CONFIG_ARCH_MMAP_RND_BITS_MAX);
+#ifdef CONFIG_COMPAT
+	printk(" compat_bits=%d compat_min=%d compat_max=%d", mmap_rnd_compat_bits,
+	       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
+#endif
+	printk(" rng=%s\n", random_source());
+	return 0;
+}
+
+static int cmd_aslr(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "info") == 0)
+		return aslr_info();
+	printk("usage: aslr info\n");
+	return 2;
+}
+SHELL_COMMAND(aslr, "aslr", "aslr info            ASLR knobs, ranges and the RNG source", cmd_aslr);

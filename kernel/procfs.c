@@ -1,0 +1,215 @@
+/* /proc/sys as files, and the commands that touch files: `cat`, `ls` and `echo` (whose output
+ * the shell may redirect with `>`). Directories are derived from the sysctl names, so a new
+ * sysctl entry appears here without anything to register. */
+#include <console.h>
+#include <cred.h>
+#include <fs.h>
+#include <kernel.h>
+#include <lib/errno.h>
+#include <lib/fmt.h>
+#include <lib/string.h>
+#include <shell.h>
+#include <sysctl.h>
+
+extern const struct fs_dir __start_fs_dirs[], __stop_fs_dirs[];
+
+static const char proc_sys[] = "/proc/sys";
+
+/* The sysctl key under /proc/sys for path, or NULL if path is not below it. */
+static const char *sysctl_key(const char *path)
+{
+	size_t n = sizeof(proc_sys) - 1;
+
+	if (strncmp(path, proc_sys, n) != 0 || path[n] != '/')
+		return NULL;
+	return path + n + 1;
+}
+
+/* Is dir (without trailing slash) a directory: "/", "/proc", "/proc/sys", a sysctl prefix like
+ * "/proc/sys/vm", or a registered one? */
+static bool is_directory(const char *dir)
+{
+	if (strcmp(dir, "/") == 0 || strcmp(dir, "/proc") == 0 || strcmp(dir, proc_sys) == 0)
+		return true;
+	for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++)
+		if (strcmp(d->path, dir) == 0)
+			return true;
+	const char *key = sysctl_key(dir);
+	if (!key || !*key)
+		return false;
+	size_t n = strlen(key);
+	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e)) {
+		char dotted[64];
+		strlcpy(dotted, key, sizeof(dotted));
+		for (char *p = dotted; *p; p++)
+			if (*p == '/')
+				*p = '.';
+		if (strncmp(e->name, dotted, n) == 0 && e->name[n] == '.')
+			return true;
+	}
+	return false;
+}
+
+long fs_read(const char *path, unsigned uid, char *buf, size_t size)
+{
+	const char *key = sysctl_key(path);
+	const struct sysctl_entry *e = key ? sysctl_find(key) : NULL;
+
+	if (e)
+		return sysctl_read(e, uid, buf, size);
+	return is_directory(path) ? -EISDIR : -ENOENT;
+}
+
+long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
+{
+	const char *key = sysctl_key(path);
+	const struct sysctl_entry *e = key ? sysctl_find(key) : NULL;
+
+	if (e)
+		return sysctl_write(e, uid, buf, len);
+	return is_directory(path) ? -EISDIR : -ENOENT;
+}
+
+static int cmd_cat(int argc, char **argv)
+{
+	char buf[256];
+	int status = 0;
+
+	for (int i = 1; i < argc; i++) {
+		long n = fs_read(argv[i], current_uid(), buf, sizeof(buf));
+		if (n < 0) {
+			printk("cat: %s: %s\n", argv[i], strerror((int)-n));
+			status = 1;
+			continue;
+		}
+		console_write(buf, (size_t)n);
+	}
+	return status;
+}
+SHELL_COMMAND(cat, "cat", "cat FILE...          print files (/proc/sys/...)", cmd_cat);
+
+static void emit_line(const char *name)
+{
+	printk("%s\n", name);
+}
+
+/* The entries of a /proc/sys directory: each distinct next component of the matching keys. */
+static void list_sysctl_dir(const char *key)
+{
+	size_t n = strlen(key);
+	char last[64] = "";
+
+	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e)) {
+		const char *rest = e->name;
+		if (n) {
+			if (strncmp(e->name, key, n) != 0 || e->name[n] != '.')
+				continue;
+			rest = e->name + n + 1;
+		}
+		char part[64];
+		strlcpy(part, rest, sizeof(part));
+		char *dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		if (strcmp(part, last) != 0) {
+			emit_line(part);
+			strlcpy(last, part, sizeof(last));
+		}
+	}
+}
+
+/* "/" holds proc and the registered top-level directories, listed in name order. */
+static void list_root(void)
+{
+	const char *last = "";
+
+	for (;;) {
+		const char *next = strcmp("proc", last) > 0 ? "proc" : NULL;
+		for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++) {
+			const char *name = d->path + 1;
+			if (strchr(name, '/') || strcmp(name, last) <= 0)
+				continue;
+			if (!next || strcmp(name, next) < 0)
+				next = name;
+		}
+		if (!next)
+			return;
+		emit_line(next);
+		last = next;
+	}
+}
+
+static void list_directory(const char *dir)
+{
+	if (strcmp(dir, "/") == 0) {
+		list_root();
+		return;
+	}
+	if (strcmp(dir, "/proc") == 0) {
+		emit_line("sys");
+		return;
+	}
+	for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++)
+		if (strcmp(d->path, dir) == 0) {
+			d->list(emit_line);
+			return;
+		}
+	char dotted[64];
+	const char *key = strcmp(dir, proc_sys) == 0 ? "" : sysctl_key(dir);
+	strlcpy(dotted, key, sizeof(dotted));
+	for (char *p = dotted; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	list_sysctl_dir(dotted);
+}
+
+static int cmd_ls(int argc, char **argv)
+{
+	int status = 0;
+
+	if (argc < 2) {
+		list_directory("/");
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		char dir[128];
+		strlcpy(dir, argv[i], sizeof(dir));
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		if (argc > 2)
+			printk("%s%s:\n", i > 1 ? "\n" : "", argv[i]);
+		if (is_directory(dir)) {
+			list_directory(dir);
+		} else {
+			char buf[64];
+			long r = fs_read(dir, UID_ROOT, buf, sizeof(buf));
+			if (r >= 0) {
+				printk("%s\n", argv[i]);
+			} else {
+				printk("ls: cannot access '%s': No such file or directory\n", argv[i]);
+				status = 2;
+			}
+		}
+	}
+	return status;
+}
+SHELL_COMMAND(ls, "ls", "ls [DIR]...          list a directory (/, /proc/sys/vm, /bin)", cmd_ls);
+
+static int cmd_echo(int argc, char **argv)
+{
+	int i = 1;
+	bool newline = true;
+
+	if (argc > 1 && strcmp(argv[1], "-n") == 0) {
+		newline = false;
+		i++;
+	}
+	for (int first = i; i < argc; i++)
+		printk("%s%s", i > first ? " " : "", argv[i]);
+	if (newline)
+		printk("\n");
+	return 0;
+}
+SHELL_COMMAND(echo, "echo", "echo [-n] [WORD]...  print words (with > FILE: write them to FILE)",
+	      cmd_echo);
