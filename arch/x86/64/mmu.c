@@ -1,0 +1,146 @@
+/* x86_64 kernel page tables: built with mm/pgtable.c's pt_map() from the image's sections and
+ * the firmware's RAM map, then switched to. The user half (PML4 slots 0..255) stays empty;
+ * process roots share slots 256..511 with the kernel root. */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <asm/cpu_64.h>
+#include <asm/processor.h>
+#include <boot.h>
+#include <kernel.h>
+#include <pgtable.h>
+#include <sections.h>
+
+/* head.S: kernel stacks; the page below each is a guard and stays unmapped. */
+extern char x86_64_boot_stack[], x86_64_boot_stack_top[];
+extern char x86_64_ist_stack[], x86_64_ist_stack_top[];
+extern bool x86_64_gbpages; /* pte.c */
+
+#define X86_64_KERNEL_HALF_FIRST_SLOT 256
+#define X86_64_PML4_ENTRIES 512
+
+static phys_addr_t kernel_root;
+
+static void map_kernel_range(const void *start, const void *end, unsigned prot, const char *what)
+{
+	uintptr_t va = (uintptr_t)start;
+	size_t size = (uintptr_t)end - va;
+	int err;
+
+	if (!size)
+		return;
+	err = pt_map(kernel_root, va, __pa(va), size, prot | PT_GLOBAL, PT_MAP_BLOCKS);
+	if (err)
+		panic("mmu: cannot map kernel %s %p..%p: error %d", what, start, end, err);
+}
+
+/* Text RX; rodata R (up to the page-aligned start of data, so that orphan read-only sections
+ * stay mapped); data and BSS RW; the stacks RW without their guard pages. Nothing is W+X. */
+static void map_kernel_image(void)
+{
+	map_kernel_range(__text_start, __text_end, PT_R | PT_X, "text");
+	map_kernel_range(__rodata_start, __data_start, PT_R, "rodata");
+	map_kernel_range(__data_start, __bss_end, PT_R | PT_W, "data/bss");
+	map_kernel_range(x86_64_boot_stack, x86_64_boot_stack_top, PT_R | PT_W, "boot stack");
+	map_kernel_range(x86_64_ist_stack, x86_64_ist_stack_top, PT_R | PT_W, "IST stack");
+}
+
+/* All RAM at PAGE_OFFSET, RW and never executable: this also covers the kernel image's
+ * physical frames, whose alias therefore cannot run code. 2 MiB (or 1 GiB) leaves where
+ * aligned. */
+static void map_direct(const struct boot_info *bi)
+{
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t base = bi->ram[i].base;
+		uint64_t size = bi->ram[i].size;
+		int err;
+
+		if (base >= X86_DIRECT_MAP_SIZE)
+			continue;
+		size = MIN(size, X86_DIRECT_MAP_SIZE - base);
+		err = pt_map(kernel_root, (uintptr_t)__va(base), base, size,
+			     PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
+		if (err)
+			panic("mmu: cannot map RAM %#llx+%#llx: error %d", (unsigned long long)base,
+			      (unsigned long long)size, err);
+	}
+}
+
+static void detect_gbpages(void)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(0x80000000, 0, &r);
+	if (r.eax < 0x80000001) {
+		x86_64_gbpages = false;
+		return;
+	}
+	cpuid_count(0x80000001, 0, &r);
+	x86_64_gbpages = (r.edx & X86_CPUID_EXT_EDX_GBPAGES) != 0;
+}
+
+phys_addr_t arch_mmu_init(const struct boot_info *bi)
+{
+	detect_gbpages();
+	kernel_root = pt_alloc_table(0);
+	if (!kernel_root)
+		panic("mmu: no memory for the kernel root table");
+	map_kernel_image();
+	map_direct(bi);
+
+	/* The boot tables had no global entries, so loading CR3 drops all of them. WP makes
+	 * read-only leaves binding on the kernel too; PGE keeps kernel entries across CR3 loads. */
+	write_cr0(read_cr0() | X86_CR0_WP);
+	write_cr3(kernel_root);
+	write_cr4(read_cr4() | X86_CR4_PGE);
+	return kernel_root;
+}
+
+phys_addr_t arch_kernel_root(void)
+{
+	return kernel_root;
+}
+
+void arch_pt_sync(void)
+{
+	/* The page walker snoops ordinary stores: only the compiler must not reorder them. */
+	__asm__ volatile("" : : : "memory");
+}
+
+void arch_tlb_flush_page(uintptr_t va)
+{
+	invlpg(va);
+}
+
+/* Toggling CR4.PGE flushes global entries as well. */
+void arch_tlb_flush_all(void)
+{
+	uintptr_t cr4 = read_cr4();
+
+	if (cr4 & X86_CR4_PGE) {
+		write_cr4(cr4 & ~(uintptr_t)X86_CR4_PGE);
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+}
+
+phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
+{
+	(void)va;
+	return user_root ? user_root : kernel_root;
+}
+
+void arch_pt_init_user_root(void *root_va)
+{
+	const void *kroot = __va(kernel_root);
+
+	for (unsigned i = X86_64_KERNEL_HALF_FIRST_SLOT; i < X86_64_PML4_ENTRIES; i++)
+		arch_pt_store(root_va, i, arch_pt_load(kroot, i));
+}
+
+/* No PCIDs: a CR3 load flushes the old task's (non-global) entries, which is all we need. */
+void arch_switch_user_root(phys_addr_t root, unsigned asid)
+{
+	(void)asid;
+	write_cr3(root ? root : kernel_root);
+}
