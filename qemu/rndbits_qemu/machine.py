@@ -144,8 +144,13 @@ class Machine:
             v["page_size"] = str(1 << int(shift))
         if cache.get("RNDBITS_VA_BITS"):
             v["va_bits"] = cache["RNDBITS_VA_BITS"]
-        if cache.get("RNDBITS_PAGE_OFFSET"):
-            v["page_offset"] = cache["RNDBITS_PAGE_OFFSET"]
+            v["va_layout"] = "va_bits=%s" % v["va_bits"]
+        elif cache.get("RNDBITS_PAGE_OFFSET"):
+            v["page_offset"] = "%#x" % int(cache["RNDBITS_PAGE_OFFSET"], 0)
+            v["va_layout"] = "page_offset=%s" % v["page_offset"]
+        levels = _table_levels(v["isa"], v["bits"], shift, v.get("va_bits"))
+        if levels:
+            v["levels"] = str(levels)
         m = self.desc["memory"]
         units = {"K": 1, "M": 1024, "G": 1024 * 1024}
         if m[-1:].upper() in units and m[:-1].isdigit():
@@ -159,6 +164,21 @@ class Machine:
             "-ex", shlex.quote("set architecture %s" % self.desc["gdb_architecture"]),
             "-ex", shlex.quote("file %s" % sym),
             "-ex", shlex.quote("target remote localhost:%d" % port)])
+
+
+def _table_levels(isa, bits, page_shift, va_bits):
+    """Translation levels the preset's page tables must have (an independent statement of the
+    formats, so a transcript can check the kernel's own `levels=`): arm short descriptors and
+    i386 two-level paging have 2, x86_64 4; arm64 resolves VA_BITS - PAGE_SHIFT bits with
+    PAGE_SHIFT - 3 bits per level."""
+    if isa == "arm" or (isa == "x86" and bits == "32"):
+        return 2
+    if isa == "x86":
+        return 4
+    if isa == "arm64" and page_shift and va_bits:
+        per_level = int(page_shift) - 3
+        return -(-(int(va_bits) - int(page_shift)) // per_level)
+    return None
 
 
 def display_path(path):

@@ -44,12 +44,9 @@ class Console:
         self.sel.register(self.proc.stdout, selectors.EVENT_READ)
         self.pending = ""       # received and not yet consumed (latin-1: one char per byte)
         self.eof = False
-        self.log = open(log_path, "wb") if log_path else None
-        self.transcript = []    # everything received and sent, for the failure report
+        self.log = open(log_path, "wb") if log_path else None     # what the console showed
 
     def send(self, data):
-        if self.log:
-            self.log.write(data)
         try:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
@@ -287,6 +284,10 @@ class Player:
         if fi is not None and fi < len(exp):
             e = exp[fi]
             out.append("  %s expects: %s" % (self.where(e.lineno), e.source()))
+            used = sorted(set(T.VAR_RE.findall(e.text)))
+            if used:
+                out.append("  where %s" % ", ".join("${%s} = %s" % (n, self.variables.get(n))
+                                                    for n in used))
             out.append("  console line %d: %s" % (
                 fj + 1, repr(lines[fj].shown) if fj < len(lines) else "(no more output)"))
         else:

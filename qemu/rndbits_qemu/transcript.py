@@ -94,7 +94,8 @@ def parse_keys(text, path="<keys>", lineno=0):
         pos = m.end()
     out += text[pos:].encode("latin-1")
     for i, b in enumerate(out):
-        if bytes([b]) in LINE_ENDERS and i != len(out) - 1:
+        last = i == len(out) - 1 or (out[i:] == b"\r\n")    # a terminal's CR LF ends it too
+        if bytes([b]) in LINE_ENDERS and not last:
             raise TranscriptError(path, lineno, "keys after the end of the line (Ctrl-C, <CR> or "
                                   "<LF> must be the last key of a command line)")
     if not out or bytes(out[-1:]) not in LINE_ENDERS:
@@ -102,24 +103,39 @@ def parse_keys(text, path="<keys>", lineno=0):
     return bytes(out)
 
 
+LINE_MAX = 255     # the console's line limit: further characters are swallowed, not echoed
+
+
 def edited_line(keys):
-    """What the console line shows after typing `keys` into the line editor (without the prompt):
-    backspace/DEL erase one character, Ctrl-U the whole line, Ctrl-C shows ^C."""
-    line = []
-    for b in keys:
-        c = chr(b)
+    """What the console line shows after typing `keys` into kernel/console.c's line editor
+    (without the prompt): backspace/DEL erase one character, Ctrl-U the whole line, Ctrl-C shows
+    ^C, TAB is a blank, escape sequences and other control bytes are ignored, and past LINE_MAX
+    characters the rest of the line is swallowed (backspace no longer erases)."""
+    line, overflow, i = [], False, 0
+    while i < len(keys):
+        c = chr(keys[i])
+        i += 1
         if c in "\r\n":
             break
         if c == "\x03":
             line.append("^C")
             break
-        if c in "\x08\x7f":
-            if line:
+        if c == "\x15":
+            line, overflow = [], False
+        elif c in "\x08\x7f":
+            if line and not overflow:
                 line.pop()
-        elif c == "\x15":
-            line = []
-        elif " " <= c <= "~":
-            line.append(c)
+        elif c == "\x1b":                      # ESC x, ESC O x, ESC [ params final
+            i += 1
+            if i <= len(keys) and chr(keys[i - 1]) in "[O":
+                while i < len(keys) and 0x20 <= keys[i] < 0x40:
+                    i += 1
+                i += 1
+        elif " " <= c <= "~" or c == "\t":
+            if len(line) >= LINE_MAX:
+                overflow = True
+            elif not overflow:
+                line.append(" " if c == "\t" else c)
     return "".join(line)
 
 

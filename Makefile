@@ -1,0 +1,98 @@
+# rndbits — a thin front over CMake presets, QEMU and CTest. Forms:
+#   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line)
+#   make test                                           build all twelve presets + host, run every test
+#   make clean
+# qemu-arm, qemu-arm64, qemu-x86 and qemu-x86_64 are the default presets of each ISA.
+# The real work is in CMakePresets.json, qemu/rndbits-qemu and tests/CMakeLists.txt.
+
+PRESETS := arm-vmsplit-3g arm-vmsplit-2g arm-vmsplit-1g \
+           arm64-4k-va39 arm64-4k-va48 arm64-16k-va36 arm64-16k-va47 arm64-16k-va48 \
+           arm64-64k-va42 arm64-64k-va48 x86 x86_64
+alias.arm    := arm-vmsplit-3g
+alias.arm64  := arm64-4k-va48
+alias.x86    := x86
+alias.x86_64 := x86_64
+
+NPROC  := $(shell nproc 2>/dev/null || echo 2)
+PYTHON := /usr/bin/python3
+RQ     := $(PYTHON) qemu/rndbits-qemu
+CTEST  := ctest --preset host -j$(NPROC)
+export APPEND
+
+# The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
+QEMU_GOALS := $(filter qemu-%,$(MAKECMDGOALS))
+ifneq ($(words $(QEMU_GOALS)),0)
+  ifneq ($(words $(QEMU_GOALS)),1)
+    $(error one preset at a time, not $(QEMU_GOALS))
+  endif
+  PRESET := $(patsubst qemu-%,%,$(QEMU_GOALS))
+  PRESET := $(or $(alias.$(PRESET)),$(PRESET))
+  ifeq ($(filter $(PRESET),$(PRESETS)),)
+    $(error unknown preset $(PRESET); presets: $(PRESETS) (aliases: arm arm64 x86 x86_64))
+  endif
+endif
+
+.DEFAULT_GOAL := help
+.PHONY: help deps deps-debug run build test debug cmdline clean images host $(QEMU_GOALS) \
+        $(addprefix image-,$(PRESETS) host)
+
+help:
+	@sed -n '2,5p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "presets: $(PRESETS)"
+
+# Every action first makes sure the Debian packages are there (quiet when they are).
+deps:
+	@sh qemu/deps.sh
+
+deps-debug:
+	@sh qemu/deps.sh gdb-multiarch
+
+$(QEMU_GOALS):
+	@$(if $(filter run build test debug cmdline,$(MAKECMDGOALS)),:,\
+	  echo "say what to do with $(PRESET): make $@ run|build|test|debug|cmdline" >&2; exit 2)
+
+# Configure a preset once (again when the presets change); cmake --build re-runs CMake itself
+# when a CMakeLists.txt changes. The `+` lets each nested build share make's job slots.
+build/%/CMakeCache.txt: CMakePresets.json | deps
+	cmake --preset $* >/dev/null
+
+image-%: build/%/CMakeCache.txt | deps
+	+cmake --build build/$*
+
+images: $(addprefix image-,$(PRESETS))
+
+ifneq ($(PRESET),)
+
+build: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET)
+
+run: build
+	@$(RQ) run $(PRESET)
+
+debug: build deps-debug
+	@$(RQ) debug $(PRESET)
+
+cmdline: deps
+	@$(RQ) cmdline $(PRESET)
+
+test: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) image-host
+	$(CTEST) -L '^$(PRESET)$$'
+
+else
+
+build: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) images
+
+test: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) images image-host
+	$(CTEST)
+
+run debug cmdline:
+	@echo "say which preset: make qemu-<preset> $@ (e.g. make qemu-arm64 $@); presets: $(PRESETS)" >&2
+	@exit 2
+
+endif
+
+clean:
+	rm -rf build
