@@ -7,6 +7,8 @@
 #include <sections.h>
 #include <asm/arm64.h>
 
+#define TTBR_BADDR_MASK 0x0000fffffffffffeUL /* without the ASID (63:48) and CnP (0) */
+
 static phys_addr_t kernel_root;
 
 void arch_pt_sync(void)
@@ -37,11 +39,13 @@ phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {
 	if (va >= PAGE_OFFSET)
 		return kernel_root;
-	/* The gap between the halves translates nowhere, and the kernel root is never a TTBR0
-	 * root: asking it about a user address means "what does the kernel map there", which
-	 * on arm64 is nothing. */
-	if (va >= TASK_SIZE || !user_root || user_root == kernel_root)
+	/* The gap between the halves translates nowhere. */
+	if (va >= TASK_SIZE)
 		return a64_empty_root;
+	/* The kernel root is never a TTBR0 root: asked about a user address with it (the boot
+	 * self-check, a kernel fault report), answer with what translates it right now. */
+	if (!user_root || user_root == kernel_root)
+		return read_sysreg(ttbr0_el1) & TTBR_BADDR_MASK;
 	return user_root;
 }
 
