@@ -44,24 +44,36 @@ static void map_kernel_image(void)
 	map_kernel_range(x86_64_ist_stack, x86_64_ist_stack_top, PT_R | PT_W, "IST stack");
 }
 
-/* All RAM at PAGE_OFFSET, RW and never executable: this also covers the kernel image's
- * physical frames, whose alias therefore cannot run code. 2 MiB (or 1 GiB) leaves where
- * aligned. */
+static void map_direct_range(phys_addr_t start, phys_addr_t end, unsigned prot)
+{
+	int err;
+
+	if (end <= start)
+		return;
+	err = pt_map(kernel_root, (uintptr_t)__va(start), start, end - start, prot | PT_GLOBAL,
+		     PT_MAP_BLOCKS);
+	if (err)
+		panic("mmu: cannot map RAM %#llx..%#llx: error %d", (unsigned long long)start,
+		      (unsigned long long)end, err);
+}
+
+/* All RAM at PAGE_OFFSET, never executable, RW except the alias of the kernel's text and
+ * rodata, which is read-only as well (as Linux's CPA keeps aliases in step): no kernel code or
+ * constant can be changed through the direct map. 2 MiB (or 1 GiB) leaves where aligned. */
 static void map_direct(const struct boot_info *bi)
 {
-	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t base = bi->ram[i].base;
-		uint64_t size = bi->ram[i].size;
-		int err;
+	phys_addr_t ro_start = __pa(__text_start), ro_end = __pa(__data_start);
 
-		if (base >= X86_DIRECT_MAP_SIZE)
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t start = bi->ram[i].base;
+		phys_addr_t end = start + bi->ram[i].size;
+
+		if (start >= X86_DIRECT_MAP_SIZE)
 			continue;
-		size = MIN(size, X86_DIRECT_MAP_SIZE - base);
-		err = pt_map(kernel_root, (uintptr_t)__va(base), base, size,
-			     PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
-		if (err)
-			panic("mmu: cannot map RAM %#llx+%#llx: error %d", (unsigned long long)base,
-			      (unsigned long long)size, err);
+		end = MIN(end, (phys_addr_t)X86_DIRECT_MAP_SIZE);
+		map_direct_range(start, MIN(end, ro_start), PT_R | PT_W);
+		map_direct_range(MAX(start, ro_start), MIN(end, ro_end), PT_R);
+		map_direct_range(MAX(start, ro_end), end, PT_R | PT_W);
 	}
 }
 
