@@ -7,6 +7,7 @@
 struct trap_frame;
 
 void arm_uart_enable_rx_irq(void);
+void arm_set_psci_conduit(bool smc);
 /* Called by entry.S for every exception, with the saved frame and ARM_VEC_*. */
 void arm_trap_entry(struct trap_frame *f, unsigned vec);
 void arch_start(void);

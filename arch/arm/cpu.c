@@ -12,18 +12,28 @@ const char arch_cpu_name[] = "cortex-a15";
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 
 static volatile bool powering_off;
+static bool psci_uses_smc;
+
+/* The DTB's /psci "method": "hvc" normally, "smc" when QEMU emulates EL2 (virtualization=on). */
+void arm_set_psci_conduit(bool smc)
+{
+	psci_uses_smc = smc;
+}
 
 bool arm_powering_off(void)
 {
 	return powering_off;
 }
 
-/* PSCI through the hypervisor conduit the QEMU virt DTB names ("hvc"); QEMU exits with 0. */
+/* PSCI SYSTEM_OFF through the conduit the DTB names; QEMU exits with status 0. */
 __noreturn void arm_psci_system_off(void)
 {
 	register uint32_t r0 __asm__("r0") = PSCI_SYSTEM_OFF;
 
-	__asm__ volatile(".arch_extension virt\n\thvc #0" : "+r"(r0) : : "memory");
+	if (psci_uses_smc)
+		__asm__ volatile(".arch_extension sec\n\tsmc #0" : "+r"(r0) : : "memory");
+	else
+		__asm__ volatile(".arch_extension virt\n\thvc #0" : "+r"(r0) : : "memory");
 	for (;;)
 		__asm__ volatile("wfi");
 }

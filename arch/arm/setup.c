@@ -3,6 +3,8 @@
 #include <arch/memory.h>
 #include <boot.h>
 #include <kernel.h>
+#include <lib/fdt.h>
+#include <lib/string.h>
 #include <sections.h>
 #include "arm.h"
 
@@ -33,6 +35,14 @@ static void clamp_ram_to_lowmem(struct boot_info *bi)
 	}
 }
 
+static void find_psci_conduit(const void *dtb)
+{
+	int node = fdt_path_offset(dtb, "/psci"), len;
+	const char *method = node >= 0 ? fdt_getprop(dtb, node, "method", &len) : NULL;
+
+	arm_set_psci_conduit(method && len >= 4 && !strcmp(method, "smc"));
+}
+
 void arch_start(void)
 {
 	struct boot_info *bi = &arm_boot_info;
@@ -42,6 +52,8 @@ void arch_start(void)
 		printk("arm: no valid DTB at %#x, assuming %u MiB of RAM at %#x\n",
 		       (unsigned)ARM_DTB_PA, QEMU_VIRT_DEFAULT_RAM >> 20, (unsigned)ARM_PHYS_OFFSET);
 		boot_add_ram(bi, ARM_PHYS_OFFSET, QEMU_VIRT_DEFAULT_RAM);
+	} else {
+		find_psci_conduit(bi->dtb);
 	}
 	clamp_ram_to_lowmem(bi);
 	/* The image includes the boot translation table and the boot stacks. */

@@ -57,7 +57,7 @@ _start:
 	bne	1f
 	/* Started in HYP: continue in SVC with everything masked. */
 	mov	r0, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
-	msr	spsr_hyp, r0
+	msr	spsr_cxsf, r0			@ SPSR_hyp: the current mode's SPSR
 	adr	r0, 1f
 	msr	elr_hyp, r0
 	eret

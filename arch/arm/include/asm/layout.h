@@ -1,0 +1,14 @@
+/* ARM user address-space layout constants (Linux's processor.h / elf.h values). */
+#ifndef RNDBITS_ASM_ARM_LAYOUT_H
+#define RNDBITS_ASM_ARM_LAYOUT_H
+
+#include <asm/memory.h>
+
+#define ELF_MACHINE 40 /* EM_ARM */
+
+/* Bottom-up mmap starts a third of the way up, 16 MiB aligned. */
+#define TASK_UNMAPPED_BASE_FOR(task_size) ((((task_size) / 3) + (16UL << 20) - 1) & ~((16UL << 20) - 1))
+#define ELF_ET_DYN_BASE_FOR(compat) (TASK_SIZE / 3 * 2)
+#define BRK_RND_RANGE(compat) (32UL << 20)
+
+#endif
