@@ -1,5 +1,10 @@
 /* 16550 UART on COM1, polled (shared by i386 and x86_64). QEMU's 16550 transmits at once, so
- * the transmit wait is for real hardware's sake. */
+ * the transmit wait is for real hardware's sake.
+ *
+ * The FIFOs stay as the firmware left them (off, after QEMU's reset): writing FCR to switch them
+ * on flushes the receive side, losing whatever the host already pushed (a piped transcript
+ * arrives before we are up). Without the FIFO QEMU hands over one byte per read of RBR and
+ * holds the rest, so nothing is dropped. */
 #include <arch/console.h>
 #include <asm/io.h>
 #include <asm/uart.h>
@@ -7,7 +12,6 @@
 enum {
 	UART_RBR = 0, /* receive buffer (read) / transmit holding (write) */
 	UART_IER = 1,
-	UART_FCR = 2,
 	UART_LCR = 3,
 	UART_MCR = 4,
 	UART_LSR = 5,
@@ -17,7 +21,6 @@ enum {
 
 #define UART_LCR_8N1 0x03
 #define UART_LCR_DLAB 0x80
-#define UART_FCR_ENABLE_CLEAR 0x07 /* FIFO on, both FIFOs cleared, RX trigger at 1 byte */
 #define UART_MCR_DTR_RTS_OUT2 0x0B /* OUT2 gates the IRQ line on PC boards */
 #define UART_LSR_DR 0x01
 #define UART_LSR_THRE 0x20
@@ -48,7 +51,6 @@ void arch_console_init(void)
 	uart_write(UART_DLL, 1); /* 115200 baud */
 	uart_write(UART_DLM, 0);
 	uart_write(UART_LCR, UART_LCR_8N1);
-	uart_write(UART_FCR, UART_FCR_ENABLE_CLEAR);
 	uart_write(UART_MCR, UART_MCR_DTR_RTS_OUT2);
 	uart_write(UART_IER, uart_ier);
 }

@@ -30,6 +30,7 @@ static const struct pt_geometry i386_geometry = {
 	.entries = { 1024, 1024 },
 	.table_bytes = { 4096, 4096 },
 	.pte_bytes = 4,
+	.always_granted = PT_R | PT_X,
 	.name = "i386 2-level, 4K pages + 4M PSE pages, no NX",
 };
 
