@@ -99,6 +99,8 @@ class Console:
             return None
 
     def stderr_text(self):
+        if self.stderr.closed:
+            return ""
         self.stderr.seek(0)
         return self.stderr.read().decode("utf-8", "replace")
 
@@ -115,6 +117,7 @@ class Console:
             except OSError:
                 pass
         self.sel.close()
+        self.stderr.close()
         if self.log:
             self.log.close()
 

@@ -1,0 +1,223 @@
+"""Unit tests of the transcript format and the player, against qemu/tests/fake_kernel.py
+(no QEMU needed). Run: python3 -m unittest discover -s qemu/tests"""
+
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from rndbits_qemu import machine as M      # noqa: E402
+from rndbits_qemu import session as S      # noqa: E402
+from rndbits_qemu import transcript as T   # noqa: E402
+
+FAKE = [sys.executable, os.path.join(HERE, "fake_kernel.py")]
+
+
+def play(text, preset="x86", timeout=None):
+    """Play a transcript given as text against the fake console; returns the failure or None."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(text)
+    try:
+        t = T.parse(f.name)
+        S.Player(t, M.Machine(preset), FAKE, timeout).run()
+        return None
+    except S.Failure as e:
+        return str(e)
+    finally:
+        os.unlink(f.name)
+
+
+class Keys(unittest.TestCase):
+    def test_enter_is_added(self):
+        self.assertEqual(T.parse_keys("uname -a"), b"uname -a\r")
+
+    def test_tokens(self):
+        self.assertEqual(T.parse_keys("ab<BS>c<DEL><C-u>x<TAB><ESC><0x00><lt>CR>"),
+                         b"ab\x08c\x7f\x15x\t\x1b\x00<CR>\r")
+
+    def test_line_enders_suppress_enter(self):
+        self.assertEqual(T.parse_keys("uname<C-c>"), b"uname\x03")
+        self.assertEqual(T.parse_keys("uname<CR><LF>"), b"uname\r\n")
+
+    def test_keys_after_end_of_line_are_an_error(self):
+        with self.assertRaises(T.TranscriptError):
+            T.parse_keys("a<C-c>b")
+
+    def test_repeat(self):
+        self.assertEqual(T.parse_keys("<rep 3 ab>"), b"ababab\r")
+
+    def test_unknown_angle_text_is_literal(self):
+        self.assertEqual(T.parse_keys("cat <file"), b"cat <file\r")
+
+
+class Editor(unittest.TestCase):
+    def test_backspace_ctrl_u_ctrl_c(self):
+        self.assertEqual(T.edited_line(b"unamx\x7fe\r"), "uname")
+        self.assertEqual(T.edited_line(b"\x7f\x08uname\r"), "uname")
+        self.assertEqual(T.edited_line(b"junk\x15uname\r"), "uname")
+        self.assertEqual(T.edited_line(b"uname\x03"), "uname^C")
+
+    def test_limit_and_escape_sequences(self):
+        self.assertEqual(T.edited_line(b"x" * 300 + b"\x7f\r"), "x" * 255)
+        self.assertEqual(T.edited_line(b"un\x1b[Dame\x1bOA\r"), "uname")
+
+
+class Render(unittest.TestCase):
+    def test_erase_sequences(self):
+        self.assertEqual(T.render("abc\b \b"), "ab")
+        self.assertEqual(T.render("abc\r\x1b[Kxy"), "xy")
+        self.assertEqual(T.render("total   "), "total   ")
+
+    def test_stray_control_bytes_stay_visible(self):
+        self.assertEqual(T.render("a\x07b"), "a\\x07b")
+
+    def test_crlf_flag(self):
+        lines = T.split_lines("a\r\nb\nc")
+        self.assertEqual([(ln.shown, ln.crlf, ln.terminated) for ln in lines],
+                         [("a", True, True), ("b", False, True), ("c", True, False)])
+
+
+class Matching(unittest.TestCase):
+    def block(self, *src):
+        t = T.parse("<t>", "presets: all\nrndbits# x\n" + "\n".join(src) + "\n")
+        T.prepare(t, {"preset": "x86"})
+        return t.steps[1].expect
+
+    def lines(self, *text):
+        return [T.OutLine(s, True) for s in text]
+
+    def test_skip_and_regex(self):
+        ok, groups, *_ = T.match_block(self.block("...", "re: b=(?P<b>\\d+)", "..."),
+                                       self.lines("a", "b=12", "c"))
+        self.assertTrue(ok)
+        self.assertEqual(groups, {"b": "12"})
+
+    def test_literal_mismatch_reports_position(self):
+        ok, _, _, fi, fj = T.match_block(self.block("a", "b"), self.lines("a", "x"))
+        self.assertFalse(ok)
+        self.assertEqual((fi, fj), (1, 1))
+
+    def test_extra_output_fails(self):
+        self.assertFalse(T.match_block(self.block("a"), self.lines("a", "b"))[0])
+
+    def test_variables_and_escapes(self):
+        e = self.block("re: ${preset}-\\d", "\\...", "\\re: x", "\\#")
+        self.assertTrue(T.match_block(e, self.lines("x86-1", "...", "re: x", "#"))[0])
+        self.assertFalse(T.match_block(e, self.lines("x86_64-1", "...", "re: x", "#"))[0])
+
+    def test_trailing_blank_lines_are_layout(self):
+        t = T.parse("<t>", "presets: all\nrndbits# x\na\n\nb\n\n\nrndbits# y\n")
+        self.assertEqual([e.text for e in t.steps[1].expect], ["a", "", "b"])
+
+    def test_checks(self):
+        self.assertEqual(T.evaluate_check("a + b == c", {"a": "1", "b": "2", "c": "3"}, {})[0], True)
+        ok, why = T.evaluate_check("a > b", {"a": "1", "b": "0x2"}, {})
+        self.assertFalse(ok)
+        self.assertIn("b=2", why)
+
+
+class Header(unittest.TestCase):
+    def test_presets(self):
+        t = T.parse("<t>", "presets: arm64-*, x86 !arm64-64k-*\nrndbits# x\n")
+        self.assertTrue(t.applies_to("arm64-4k-va48"))
+        self.assertTrue(t.applies_to("x86"))
+        self.assertFalse(t.applies_to("x86_64"))
+        self.assertFalse(t.applies_to("arm64-64k-va42"))
+
+    def test_presets_required(self):
+        with self.assertRaises(T.TranscriptError):
+            T.parse("<t>", "rndbits# x\n")
+
+    def test_every_transcript_in_the_tree_parses_and_selects_a_preset(self):
+        serial = os.path.join(M.REPO, "tests", "serial")
+        for name in sorted(os.listdir(serial)):
+            if name.endswith(".txt"):
+                t = T.parse(os.path.join(serial, name))
+                chosen = [p for p in M.preset_names() if t.applies_to(p)]
+                self.assertTrue(chosen, name)
+                for p in chosen:
+                    T.prepare(T.parse(os.path.join(serial, name)), M.Machine(p).variables())
+
+
+class Machines(unittest.TestCase):
+    def test_every_preset_has_a_description(self):
+        self.assertEqual(len(M.preset_names()), 12)
+        for p in M.preset_names():
+            argv = M.Machine(p).command("stdio", "a b")
+            self.assertIn("-nodefaults", argv)
+            self.assertEqual(argv[-2:], ["-append", "a b"])
+
+    def test_exit_status_encoding(self):
+        self.assertEqual(M.Machine("x86").qemu_status(3), 7)
+        self.assertEqual(M.Machine("x86").qemu_status(0), 0)
+        self.assertEqual(M.Machine("x86").kernel_status(7), 3)
+        self.assertEqual(M.Machine("arm64-4k-va48").qemu_status(3), 3)
+
+
+SESSION = """presets: all
+rndbits: fake console
+...
+rndbits# help
+...
+re: free +.*
+...
+rndbits# free
+            total       used       free
+re: pages: +(?P<total>\\d+) +(?P<used>\\d+) +(?P<free>\\d+)
+...
+check: total == used + free
+rndbits# unamx<BS>e
+rndbits
+rndbits# uname<C-c>
+rndbits# <rep 300 x>
+rndbits: line too long (max 255)
+rndbits# su nobody
+rndbits$ exit
+rndbits# poweroff
+[exit 0]
+"""
+
+
+class Player(unittest.TestCase):
+    def test_a_good_session_passes(self):
+        self.assertIsNone(play(SESSION))
+
+    def test_mismatch_names_the_transcript_line(self):
+        err = play(SESSION.replace("rndbits\n", "rndbits!\n"))
+        self.assertIn(":14 [x86] output of `unamx<BS>e` differs", err)
+        self.assertIn("'rndbits'", err)
+
+    def test_echo(self):
+        self.assertIsNone(play("presets: all\nrndbits# unamx<BS><BS>e\nrndbits: unae: command not found\n"))
+        self.assertIsNone(play("presets: all\nrndbits# <rep 300 x>\necho: re: x{255}\n...\n"))
+        err = play("presets: all\nrndbits# <rep 300 x>\necho: re: x{300}\n...\n")
+        self.assertIn("the console line after typing `<rep 300 x>` shows", err)
+
+    def test_failed_check(self):
+        err = play(SESSION.replace("total == used + free", "total == used"))
+        self.assertIn("check failed: total == used", err)
+
+    def test_timeout(self):
+        err = play("presets: all\nrndbits# hang\n", timeout=0.5)
+        self.assertIn("timeout: no prompt within 0.5 s after `hang`", err)
+
+    def test_early_exit(self):
+        err = play("presets: all\nrndbits# poweroff\nrndbits# uname\n")
+        self.assertIn("QEMU exited with status 0 while waiting", err)
+
+    def test_exit_status(self):
+        self.assertIsNone(play("presets: all\nrndbits# panic\n...\n[exit 7]\n"))
+        self.assertIsNone(play("presets: all\nrndbits# panic\n...\n[kernel exit 3]\n"))
+        err = play("presets: all\nrndbits# panic\n...\n[exit 0]\n")
+        self.assertIn("QEMU's exit status is 7 (kernel status 3), the transcript expects 0", err)
+
+    def test_bare_lf_is_reported(self):
+        err = play("presets: all\nrndbits# lf\nbare\n")
+        self.assertIn("ends in LF without CR", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
