@@ -17,6 +17,7 @@ extern bool x86_64_gbpages; /* pte.c */
 
 #define X86_64_KERNEL_HALF_FIRST_SLOT 256
 #define X86_64_PML4_ENTRIES 512
+#define X86_64_CR3_ADDR_MASK 0x000FFFFFFFFFF000ull
 
 static phys_addr_t kernel_root;
 
@@ -136,10 +137,15 @@ void arch_tlb_flush_all(void)
 	}
 }
 
+/* One root translates both halves. Asked with the kernel root (the boot self-check, a kernel
+ * fault report), answer with the live one: it holds the same kernel half, and for a user
+ * address it is what the CPU actually used. */
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {
 	(void)va;
-	return user_root ? user_root : kernel_root;
+	if (user_root && user_root != kernel_root)
+		return user_root;
+	return read_cr3() & X86_64_CR3_ADDR_MASK;
 }
 
 void arch_pt_init_user_root(void *root_va)
