@@ -160,5 +160,11 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
 	arm_isb();
 	arch_tlb_flush_all();
+	/* The kernel never executes memory a user can write (SCTLR.UWXN, Virtualization
+	 * Extensions): short-descriptor small pages have no PXN bit of their own. QEMU 7.2 only
+	 * models UWXN for long descriptors, so under QEMU this is documentation. */
+	arm_write_sctlr(arm_read_sctlr() | ARM_SCTLR_UWXN);
+	arm_isb();
+	arch_tlb_flush_all();
 	return kernel_root;
 }

@@ -14,7 +14,8 @@
 
 static struct boot_info arm_boot_info;
 
-/* The kernel maps RAM only through the linear map: drop what lies above ARM_LOWMEM_END. */
+/* The kernel maps RAM only through the linear map: drop what lies above ARM_LOWMEM_END (the
+ * boot log's RAM size shows what is left). */
 static void clamp_ram_to_lowmem(struct boot_info *bi)
 {
 	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
@@ -28,10 +29,9 @@ static void clamp_ram_to_lowmem(struct boot_info *bi)
 			r->base += cut;
 			r->size -= cut;
 		}
-		if (r->base >= lowmem_end)
-			r->size = 0;
-		else if (r->base + r->size > lowmem_end)
-			r->size = lowmem_end - r->base;
+		if (r->base + r->size <= lowmem_end)
+			continue;
+		r->size = r->base >= lowmem_end ? 0 : lowmem_end - r->base;
 	}
 }
 

@@ -47,6 +47,8 @@ static inline void arm_dsb(void) { __asm__ volatile("dsb ish" : : : "memory"); }
 static inline void arm_dsb_st(void) { __asm__ volatile("dsb ishst" : : : "memory"); }
 static inline void arm_isb(void) { __asm__ volatile("isb" : : : "memory"); }
 
+#define ARM_SCTLR_UWXN (1u << 20)
+
 /* TTBR0 walk attributes: inner/outer write-back write-allocate, shareable (as head.S). */
 #define ARM_TTBR_WALK ((1u << 6) | (1u << 3) | (1u << 1))
 
