@@ -100,9 +100,12 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 #define GICC_PMR 0x004
 
 static bool gic_ready;
+bool a64_have_gicv2;
 
 void a64_gic_init(void)
 {
+	if (!a64_have_gicv2)
+		return;
 	volatile uint8_t *gicd = (volatile uint8_t *)IO_ADDRESS(VIRT_GICD_PA);
 	volatile uint8_t *gicc = (volatile uint8_t *)IO_ADDRESS(VIRT_GICC_PA);
 

@@ -31,6 +31,7 @@ extern char a64_vectors[];
 
 void a64_replace_kernel_root(phys_addr_t new_ttbr1, phys_addr_t idmap_ttbr0,
 			     phys_addr_t empty_ttbr0, uint64_t phys_minus_virt);
+extern bool a64_have_gicv2;
 void a64_gic_init(void);
 void a64_raw_puts(const char *s);
 void a64_raw_puthex(uint64_t v);
