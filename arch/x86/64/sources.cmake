@@ -9,11 +9,11 @@ set(RNDBITS_X86_64_LDS_IN ${CMAKE_SOURCE_DIR}/linker/x86_64.ld)
 set(RNDBITS_X86_64_LDS ${CMAKE_BINARY_DIR}/x86_64.lds)
 add_custom_command(
   OUTPUT ${RNDBITS_X86_64_LDS}
-  COMMAND ${CMAKE_C_COMPILER} -E -P -undef -x assembler-with-cpp -D__ASSEMBLER__
+  COMMAND ${CMAKE_C_COMPILER} -E -P -undef -x assembler-with-cpp -D__ASSEMBLER__ -DLINKER_SCRIPT
           -include ${RNDBITS_GEN}/config.h
           -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/arch/x86/include
           ${RNDBITS_X86_64_LDS_IN} -o ${RNDBITS_X86_64_LDS}
-  DEPENDS ${RNDBITS_X86_64_LDS_IN} ${RNDBITS_GEN}/config.h
+  DEPENDS ${RNDBITS_X86_64_LDS_IN} ${CMAKE_SOURCE_DIR}/linker/tables.ld ${RNDBITS_GEN}/config.h
           ${CMAKE_SOURCE_DIR}/arch/x86/include/asm/memory.h
           ${CMAKE_SOURCE_DIR}/arch/x86/include/asm/memory_64.h
   COMMENT "Preprocessing linker/x86_64.ld")
