@@ -75,6 +75,18 @@ static bool cpu_has_pge(void)
 	return r.edx & X86_CPUID1_EDX_PGE;
 }
 
+/* SMEP: the kernel may not execute user pages. It also makes 32-bit paging report instruction
+ * fetches in the #PF error code (I/D), which it otherwise never does. */
+static bool cpu_has_smep(void)
+{
+	struct cpuid_regs r;
+
+	if (cpuid_max_leaf() < 7)
+		return false;
+	cpuid_count(7, 0, &r);
+	return r.ebx & X86_CPUID7_EBX_SMEP;
+}
+
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
 	kernel_root = pt_alloc_table(0);
@@ -87,6 +99,8 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	/* Setting PGE after the switch also flushes the boot mapping's leftovers. */
 	if (cpu_has_pge())
 		write_cr4(read_cr4() | X86_CR4_PGE);
+	if (cpu_has_smep())
+		write_cr4(read_cr4() | X86_CR4_SMEP);
 	write_cr0(read_cr0() | X86_CR0_WP);
 	x86_doublefault_set_cr3((uintptr_t)kernel_root);
 	return kernel_root;

@@ -215,6 +215,15 @@ __noreturn void x86_doublefault_task(void)
 		.frame = &f,
 	};
 
+	/* The usual cause: the kernel stack ran into its guard page, and the CPU could not push
+	 * the #PF frame. CR2 still holds that page-fault address. */
+	uintptr_t cr2 = read_cr2();
+	if (cr2 >= (uintptr_t)boot_stack_guard && cr2 < (uintptr_t)boot_stack) {
+		ti.name = "#DF double fault: kernel stack overflow into the guard page";
+		ti.has_fault_addr = true;
+		ti.fault_addr = cr2;
+		ti.access = ACCESS_WRITE;
+	}
 	trap_dispatch(&ti);
 	/* A double fault never resumes. */
 	arch_poweroff(EXIT_EXCEPTION);
