@@ -17,6 +17,7 @@ NPROC  := $(shell nproc 2>/dev/null || echo 2)
 PYTHON := /usr/bin/python3
 RQ     := $(PYTHON) qemu/rndbits-qemu
 CTEST  := ctest --preset host -j$(NPROC)
+GDB_PORT ?= 1234
 export APPEND
 
 # The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
@@ -70,7 +71,7 @@ run: build
 	@$(RQ) run $(PRESET)
 
 debug: build deps-debug
-	@$(RQ) debug $(PRESET)
+	@$(RQ) debug $(PRESET) --port $(GDB_PORT)
 
 cmdline: deps
 	@$(RQ) cmdline $(PRESET)
