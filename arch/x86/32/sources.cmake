@@ -8,6 +8,22 @@ target_sources(rndbits.elf PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/setup.c
   ${CMAKE_CURRENT_LIST_DIR}/trap.c
   ${CMAKE_CURRENT_LIST_DIR}/user.c)
-set(RNDBITS_X86_32_LDS ${CMAKE_SOURCE_DIR}/linker/x86.ld)
-target_link_options(rndbits.elf PRIVATE -T${RNDBITS_X86_32_LDS} -Wl,-melf_i386)
+
+# The link map takes the preset's constants (asm/memory.h) and the shared linker/tables.ld, so
+# it goes through the preprocessor.
+set(RNDBITS_X86_32_LDS_IN ${CMAKE_SOURCE_DIR}/linker/x86.ld)
+set(RNDBITS_X86_32_LDS ${CMAKE_BINARY_DIR}/x86.lds)
+add_custom_command(
+  OUTPUT ${RNDBITS_X86_32_LDS}
+  COMMAND ${CMAKE_C_COMPILER} -E -P -undef -x assembler-with-cpp -D__ASSEMBLER__
+          -include ${RNDBITS_GEN}/config.h
+          -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/arch/x86/include
+          ${RNDBITS_X86_32_LDS_IN} -o ${RNDBITS_X86_32_LDS}
+  DEPENDS ${RNDBITS_X86_32_LDS_IN} ${CMAKE_SOURCE_DIR}/linker/tables.ld ${RNDBITS_GEN}/config.h
+          ${CMAKE_SOURCE_DIR}/arch/x86/include/asm/memory.h
+          ${CMAKE_SOURCE_DIR}/arch/x86/include/asm/memory_32.h
+  COMMENT "Preprocessing linker/x86.ld")
+add_custom_target(rndbits_x86_32_lds DEPENDS ${RNDBITS_X86_32_LDS})
+add_dependencies(rndbits.elf rndbits_x86_32_lds)
 set_property(TARGET rndbits.elf APPEND PROPERTY LINK_DEPENDS ${RNDBITS_X86_32_LDS})
+target_link_options(rndbits.elf PRIVATE -T ${RNDBITS_X86_32_LDS} -Wl,-melf_i386)
