@@ -78,6 +78,19 @@ static void map_direct(const struct boot_info *bi)
 	}
 }
 
+/* SMEP: the kernel never runs code from user pages, so make the CPU refuse to. (Not SMAP:
+ * system calls read user memory directly, without stac/clac.) */
+static void enable_smep(void)
+{
+	struct cpuid_regs r;
+
+	if (cpuid_max_leaf() < 7)
+		return;
+	cpuid_count(7, 0, &r);
+	if (r.ebx & X86_CPUID7_EBX_SMEP)
+		write_cr4(read_cr4() | X86_CR4_SMEP);
+}
+
 static void detect_gbpages(void)
 {
 	struct cpuid_regs r;
@@ -105,6 +118,7 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	write_cr0(read_cr0() | X86_CR0_WP);
 	write_cr3(kernel_root);
 	write_cr4(read_cr4() | X86_CR4_PGE);
+	enable_smep();
 	return kernel_root;
 }
 

@@ -24,6 +24,7 @@
 
 #define X86_CPUID_EXT_EDX_GBPAGES (1u << 26)
 
+
 static inline uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;
