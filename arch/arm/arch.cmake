@@ -10,7 +10,8 @@ add_custom_command(OUTPUT ${RNDBITS_ARM_LDS}
   COMMAND ${CMAKE_C_COMPILER} -E -P -x assembler-with-cpp
           -include ${RNDBITS_GEN}/config.h -I${CMAKE_SOURCE_DIR}/arch/arm/include
           ${CMAKE_SOURCE_DIR}/linker/arm.ld -o ${RNDBITS_ARM_LDS}
-  DEPENDS ${CMAKE_SOURCE_DIR}/linker/arm.ld ${CMAKE_SOURCE_DIR}/arch/arm/include/asm/memory.h
+  DEPENDS ${CMAKE_SOURCE_DIR}/linker/arm.ld ${CMAKE_SOURCE_DIR}/linker/tables.ld
+          ${CMAKE_SOURCE_DIR}/arch/arm/include/asm/memory.h
           ${RNDBITS_GEN}/config.h
   COMMENT "Preprocessing linker/arm.ld for ${RNDBITS_PRESET}"
   VERBATIM)

@@ -53,10 +53,15 @@ phys_addr_t arch_kernel_root(void)
 	return kernel_root ? kernel_root : __pa(boot_pgd);
 }
 
+/* One root translates everything. Asked with the kernel root (or none), answer with the live
+ * TTBR0: its kernel half is the kernel's, and its user half is what the CPU really uses, so a
+ * kernel fault on a user address walks the right tables. */
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {
 	(void)va;
-	return user_root ? user_root : arch_kernel_root();
+	if (user_root && user_root != kernel_root)
+		return user_root;
+	return arm_read_ttbr0() & ~(uint32_t)(16384 - 1);
 }
 
 void arch_pt_init_user_root(void *root_va)
