@@ -15,7 +15,7 @@
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 
-#define BOOT_POOL_TABLES 10
+#define BOOT_POOL_TABLES A64_BOOT_POOL_TABLES
 
 /* Zeroed by head.S's BSS clear before a64_boot_map runs. */
 static uint64_t boot_pool[BOOT_POOL_TABLES][PAGE_SIZE / 8] __aligned(PAGE_SIZE);

@@ -26,6 +26,7 @@ enum { SLOT_SYNC, SLOT_IRQ, SLOT_FIQ, SLOT_SERROR };
 #define PSR_MODE_USR32 0x10
 
 #define CPACR_FPEN_NO_TRAP (3u << 20)
+#define CNTKCTL_EL0VCTEN (1u << 1)
 
 void a64_trap_entry(struct trap_frame *f, unsigned slot);
 __noreturn void a64_stack_overflow(struct trap_frame *f, unsigned slot);
@@ -48,6 +49,8 @@ void arch_traps_init(void)
 	write_sysreg(vbar_el1, (uint64_t)(uintptr_t)a64_vectors);
 	/* User programs may use FP/SIMD; the kernel is built with -mgeneral-regs-only. */
 	write_sysreg(cpacr_el1, CPACR_FPEN_NO_TRAP);
+	/* ... and may read the virtual counter, as on Linux. */
+	write_sysreg(cntkctl_el1, CNTKCTL_EL0VCTEN);
 	isb();
 }
 

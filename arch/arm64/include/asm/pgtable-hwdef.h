@@ -20,6 +20,10 @@
 #define A64_LEVEL_SHIFT(level) (CONFIG_PAGE_SHIFT + A64_PT_BITS * (A64_PT_LEVELS - 1 - (level)))
 #define A64_ROOT_ENTRIES (1 << (CONFIG_VA_BITS - A64_LEVEL_SHIFT(0)))
 
+/* Tables the boot mapping can need: three trees (linear + device, identity) of at most
+ * levels - 1 tables each, the two roots and the empty TTBR0 table. */
+#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 3)
+
 /* The block size the boot mapping uses: 1 GiB (4K, level 1), 32 MiB (16K) or 512 MiB (64K),
  * both level 2. Larger blocks would need FEAT_LPA/LPA2. */
 #if CONFIG_PAGE_SHIFT == 12
@@ -90,6 +94,11 @@
 #define SCTLR_EL1_C (_ULL(1) << 2)
 #define SCTLR_EL1_SA (_ULL(1) << 3)
 #define SCTLR_EL1_I (_ULL(1) << 12)
-#define SCTLR_EL1_MMU_ON (SCTLR_EL1_RES1 | SCTLR_EL1_M | SCTLR_EL1_C | SCTLR_EL1_SA | SCTLR_EL1_I)
+/* What ordinary EL0 code expects, as on Linux: DC ZVA, CTR_EL0 reads, cache maintenance. */
+#define SCTLR_EL1_DZE (_ULL(1) << 14)
+#define SCTLR_EL1_UCT (_ULL(1) << 15)
+#define SCTLR_EL1_UCI (_ULL(1) << 26)
+#define SCTLR_EL1_MMU_ON (SCTLR_EL1_RES1 | SCTLR_EL1_M | SCTLR_EL1_C | SCTLR_EL1_SA | SCTLR_EL1_I | \
+			  SCTLR_EL1_DZE | SCTLR_EL1_UCT | SCTLR_EL1_UCI)
 
 #endif
