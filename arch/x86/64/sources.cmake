@@ -25,10 +25,11 @@ target_link_options(rndbits.elf PRIVATE -no-pie -T ${RNDBITS_X86_64_LDS}
 
 # QEMU's multiboot loader refuses ELF64: give it the same image as ELF32. The loader only uses
 # the program headers' physical addresses and the entry point, which are all below 4 GiB (the
-# 32-bit entry at 1 MiB); the high virtual addresses truncate harmlessly. rndbits.elf stays the
-# ELF64 for gdb.
+# 32-bit entry at 1 MiB); the high virtual addresses truncate harmlessly. Symbols and debug
+# information would truncate the same way, so the copy has none: rndbits.elf, the ELF64, is the
+# one for gdb.
 set(RNDBITS_X86_64_MULTIBOOT ${CMAKE_BINARY_DIR}/rndbits-multiboot.elf)
 add_custom_command(TARGET rndbits.elf POST_BUILD
-  COMMAND ${CMAKE_OBJCOPY} -O elf32-i386 $<TARGET_FILE:rndbits.elf> ${RNDBITS_X86_64_MULTIBOOT}
+  COMMAND ${CMAKE_OBJCOPY} -O elf32-i386 --strip-all $<TARGET_FILE:rndbits.elf> ${RNDBITS_X86_64_MULTIBOOT}
   BYPRODUCTS ${RNDBITS_X86_64_MULTIBOOT}
   COMMENT "Converting to ELF32 for multiboot: rndbits-multiboot.elf")
