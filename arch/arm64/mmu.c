@@ -60,7 +60,10 @@ void arch_switch_user_root(phys_addr_t root, unsigned asid)
 	uint64_t asid_field = (uint64_t)(asid & 0xff) << 48;
 
 	/* Nothing says an ASID's previous owner left no entries behind, so drop them. */
-	write_sysreg(ttbr0_el1, (root ? root : a64_empty_root) | asid_field);
+	/* No root, or the kernel's (which is TTBR1's alone), means "no user mappings". */
+	if (!root || root == kernel_root)
+		root = a64_empty_root;
+	write_sysreg(ttbr0_el1, root | asid_field);
 	isb();
 	dsb(ishst);
 	__asm__ volatile("tlbi aside1is, %0" : : "r"(asid_field) : "memory");
