@@ -4,6 +4,8 @@
 #include <asm/multiboot.h>
 #include <lib/string.h>
 
+uint64_t x86_multiboot_ram_beyond_limit;
+
 static void reserve_range(struct boot_info *bi, uint64_t base, uint64_t size)
 {
 	uint64_t start = ALIGN_DOWN(base, (uint64_t)PAGE_SIZE);
@@ -24,8 +26,14 @@ static void add_ram_range(struct boot_info *bi, uint64_t base, uint64_t len, uin
 	uint64_t start = ALIGN_UP(base, (uint64_t)PAGE_SIZE);
 	uint64_t end = ALIGN_DOWN(base + len, (uint64_t)PAGE_SIZE);
 
-	if (end > limit)
-		end = ALIGN_DOWN(limit, (uint64_t)PAGE_SIZE);
+	if (end <= start)
+		return;
+	if (end > limit) {
+		uint64_t cut = MAX(start, ALIGN_DOWN(limit, (uint64_t)PAGE_SIZE));
+
+		x86_multiboot_ram_beyond_limit += end - cut;
+		end = cut;
+	}
 	if (end > start)
 		boot_add_ram(bi, start, end - start);
 }

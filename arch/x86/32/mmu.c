@@ -6,6 +6,7 @@
 #include <kernel.h>
 #include <pgtable.h>
 #include <sections.h>
+#include <asm/multiboot.h>
 #include <asm/processor.h>
 #include <asm/x86_32.h>
 #include <lib/string.h>
@@ -94,6 +95,10 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 		panic("x86: no memory for the kernel page directory");
 	map_kernel_image();
 	map_linear_ram(bi);
+	if (x86_multiboot_ram_beyond_limit)
+		printk("mmu: %llu MiB of RAM above the %u MiB linear map left unused (no HIGHMEM)\n",
+		       (unsigned long long)(x86_multiboot_ram_beyond_limit >> 20),
+		       X86_LINEAR_MAP_SIZE >> 20);
 
 	write_cr3((uintptr_t)kernel_root);
 	/* Setting PGE after the switch also flushes the boot mapping's leftovers. */

@@ -57,6 +57,9 @@ struct boot_info;
  * name and modules. Returns 0, or -1 if magic is not the multiboot loader's. */
 int x86_multiboot_parse(struct boot_info *bi, uint32_t magic, uint32_t info_pa,
 			uint64_t phys_limit);
+/* Bytes of available RAM x86_multiboot_parse left out because they lie at or above phys_limit
+ * (for the boot log: the memory exists, the kernel cannot map it). */
+extern uint64_t x86_multiboot_ram_beyond_limit;
 #endif
 
 #endif
