@@ -31,7 +31,11 @@ _start:
 
 .Lat_el1:
 	/* Everything below runs at the physical address: adrp/adr are PC-relative, so symbols
-	 * resolve to their physical copies. */
+	 * resolve to their physical copies. Until the real vectors are installed, any exception
+	 * says so on the UART and stops QEMU instead of spinning silently. */
+	adr	x0, a64_early_vectors
+	msr	vbar_el1, x0
+	isb
 	adrp	x0, __bss_start
 	add	x0, x0, :lo12:__bss_start
 	adrp	x1, __bss_end
@@ -69,6 +73,35 @@ _start:
 3:	wfi
 	b	3b
 	.ltorg
+
+/* Vectors for the MMU-off stretch: every slot prints a fixed line through the UART's physical
+ * address and exits through semihosting with EXIT_EXCEPTION (4). */
+	.balign	2048
+a64_early_vectors:
+	.rept	16
+	.balign	0x80
+	b	a64_early_exception
+	.endr
+a64_early_exception:
+	adr	x1, .Learly_msg
+	mov	x2, #0x09000000
+1:	ldrb	w3, [x1], #1
+	cbz	w3, 2f
+	str	w3, [x2]
+	b	1b
+2:	mov	x0, #0x18			/* SYS_EXIT */
+	adr	x1, .Learly_exit_block
+	hlt	#0xf000
+	mov	x0, #0x0008			/* no semihosting: PSCI SYSTEM_OFF */
+	movk	x0, #0x8400, lsl #16
+	hvc	#0
+3:	wfi
+	b	3b
+.Learly_msg:
+	.asciz	"\r\nrndbits: arm64: exception before the MMU was on\r\n"
+	.balign	8
+.Learly_exit_block:
+	.quad	0x20026, 4			/* ADP_Stopped_ApplicationExit, EXIT_EXCEPTION */
 
 /* a64_replace_kernel_root(new_ttbr1, idmap_ttbr0, empty_ttbr0, phys_minus_virt):
  * switch TTBR1 to new tables without ever having two live translations for one VA: run from the
