@@ -9,6 +9,7 @@
 #include <asm/trap_frame.h>
 #include <asm/uart.h>
 #include <kernel.h>
+#include <types.h>
 
 _Static_assert(__builtin_offsetof(struct trap_frame, rax) == TF_RAX, "TF_RAX");
 _Static_assert(__builtin_offsetof(struct trap_frame, vector) == TF_VECTOR, "TF_VECTOR");
@@ -165,11 +166,42 @@ static void irq_init(void)
 	x86_idle_wakes_on_irq = true;
 }
 
+/* The x87/SSE state a task starts with (FXSAVE layout): FCW 0x37F and MXCSR 0x1F80, every
+ * exception masked, all registers zero, as Linux's init_fpstate. */
+static const uint8_t fpu_init_state[512] __aligned(16) = {
+	[0] = 0x7F, [1] = 0x03,   /* FCW */
+	[24] = 0x80, [25] = 0x1F, /* MXCSR */
+};
+static bool fpu_enabled;
+
+/* User code compiled for x86_64 uses SSE (it is part of the base ABI); the kernel itself is
+ * built with -mgeneral-regs-only and never touches those registers, so nothing needs saving
+ * around a trap. Processes run one at a time: each starts from fpu_init_state, so none sees
+ * the registers of the one before. */
+static void fpu_init(void)
+{
+	struct cpuid_regs r;
+
+	cpuid_count(1, 0, &r);
+	if (!(r.edx & X86_CPUID1_EDX_FXSR) || !(r.edx & X86_CPUID1_EDX_SSE))
+		return;
+	write_cr0((read_cr0() & ~(uintptr_t)(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP);
+	write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
+	fpu_enabled = true;
+}
+
+static void fpu_reset(void)
+{
+	if (fpu_enabled)
+		__asm__ volatile("fxrstor64 %0" : : "m"(fpu_init_state) : "memory");
+}
+
 void arch_traps_init(void)
 {
 	idt_init();
 	syscall_init();
 	irq_init();
+	fpu_init();
 }
 
 static const char *const exception_names[32] = {
@@ -316,6 +348,7 @@ long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
 {
 	uint64_t rflags = X86_RFLAGS_IF | 0x2; /* bit 1 always reads as one */
 
+	fpu_reset();
 	return x86_64_user_enter(entry, sp, compat ? USER32_CS : USER_CS, rflags);
 }
 

@@ -23,6 +23,14 @@
 #define X86_RFLAGS_AC (1u << 18)
 
 #define X86_CPUID_EXT_EDX_GBPAGES (1u << 26)
+#define X86_CPUID1_EDX_FXSR (1u << 24)
+#define X86_CPUID1_EDX_SSE (1u << 25)
+
+#define X86_CR0_MP (1u << 1)
+#define X86_CR0_EM (1u << 2)
+#define X86_CR0_TS (1u << 3)
+#define X86_CR4_OSFXSR (1u << 9)
+#define X86_CR4_OSXMMEXCPT (1u << 10)
 
 
 static inline uint64_t rdmsr(uint32_t msr)
