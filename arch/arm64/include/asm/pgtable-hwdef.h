@@ -95,10 +95,11 @@
 #define SCTLR_EL1_SA (_ULL(1) << 3)
 #define SCTLR_EL1_I (_ULL(1) << 12)
 /* What ordinary EL0 code expects, as on Linux: DC ZVA, CTR_EL0 reads, cache maintenance. */
+#define SCTLR_EL1_CP15BEN (_ULL(1) << 5) /* AArch32 EL0: CP15 DMB/DSB/ISB allowed */
 #define SCTLR_EL1_DZE (_ULL(1) << 14)
 #define SCTLR_EL1_UCT (_ULL(1) << 15)
 #define SCTLR_EL1_UCI (_ULL(1) << 26)
 #define SCTLR_EL1_MMU_ON (SCTLR_EL1_RES1 | SCTLR_EL1_M | SCTLR_EL1_C | SCTLR_EL1_SA | SCTLR_EL1_I | \
-			  SCTLR_EL1_DZE | SCTLR_EL1_UCT | SCTLR_EL1_UCI)
+			  SCTLR_EL1_CP15BEN | SCTLR_EL1_DZE | SCTLR_EL1_UCT | SCTLR_EL1_UCI)
 
 #endif
