@@ -34,7 +34,7 @@ ifneq ($(words $(QEMU_GOALS)),0)
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-debug run build test debug cmdline clean images $(QEMU_GOALS)
+.PHONY: help deps deps-debug deps-plot run build test debug cmdline clean images $(QEMU_GOALS)
 
 help:
 	@sed -n '2,5p' Makefile | sed 's/^# \{0,1\}//'
@@ -47,12 +47,16 @@ deps:
 deps-debug:
 	@sh qemu/deps.sh gdb-multiarch
 
+deps-plot:
+	@sh qemu/deps.sh gnuplot-nox
+
 $(QEMU_GOALS):
 	@$(if $(filter run build test debug cmdline,$(MAKECMDGOALS)),:,\
 	  echo "say what to do with $(PRESET): make $@ run|build|test|debug|cmdline" >&2; exit 2)
 
 # Configure a preset once (again when the presets change); cmake --build re-runs CMake itself
 # when a CMakeLists.txt changes. The `+` lets each nested build share make's job slots.
+.PRECIOUS: build/%/CMakeCache.txt
 build/%/CMakeCache.txt: CMakePresets.json | deps
 	cmake --preset $* >/dev/null
 
