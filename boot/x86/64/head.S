@@ -1,9 +1,10 @@
 /* x86_64 first instructions. A multiboot v1 loader enters _start in 32-bit protected mode with
  * paging off, EAX = 0x2BADB002 and EBX = the physical address of the multiboot info. We build
- * boot page tables that map the first 4 GiB three times (identity for this code, the direct map
- * at PAGE_OFFSET for pmm_init, the kernel image at __START_KERNEL_map), enter long mode and call
- * arch_start(magic, info) at the kernel's linked (high) address. arch_mmu_init later replaces
- * these tables with the real ones. */
+ * boot page tables of 2 MiB pages that map physical memory three times: the first 4 GiB at 0
+ * (identity, for this code until the jump) and at PAGE_OFFSET (the direct map, which pmm_init
+ * and the multiboot parser use), and the first 2 GiB at __START_KERNEL_map (the image). Then we
+ * enter long mode and call arch_start(magic, info) at the kernel's linked (high) address.
+ * arch_mmu_init later replaces these tables with the real ones. */
 #include <asm/memory.h>
 
 #define MB_MAGIC 0x1BADB002
