@@ -53,18 +53,17 @@ def main():
         expect("\nrndbits\r")
         expect("rndbits# ")
         os.write(fd, b"\x01x")
-        deadline = time.monotonic() + STEP
+        deadline = time.monotonic() + STEP      # QEMU leaving closes the terminal: EOF or EIO
         while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
                 fail("QEMU did not leave on Ctrl-A X")
-            select.select([fd], [], [], 0.5)
             try:
-                os.read(fd, 4096)
+                if not os.read(fd, 4096):
+                    break
             except OSError:
-                pass
+                break
+        status = os.waitpid(pid, 0)[1]
         pid_done = os.waitstatus_to_exitcode(status)
         if pid_done != 0:
             fail("QEMU exited with status %d after Ctrl-A X" % pid_done)
