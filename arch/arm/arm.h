@@ -8,6 +8,8 @@ struct trap_frame;
 
 void arm_uart_enable_rx_irq(void);
 void arm_set_psci_conduit(bool smc);
+/* Is va in the unmapped page below the kernel stack? */
+bool arm_is_stack_guard(uintptr_t va);
 /* Called by entry.S for every exception, with the saved frame and ARM_VEC_*. */
 void arm_trap_entry(struct trap_frame *f, unsigned vec);
 void arch_start(void);

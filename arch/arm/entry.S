@@ -41,10 +41,30 @@ vec_\name:
 	b	trap_common
 .endm
 
+/* A data abort with the SVC stack in its last 512 bytes, or below them in the guard page that
+ * arch_mmu_init leaves unmapped, is a kernel stack overflow: pushing the frame there would abort
+ * again, forever. Peek at SVC's sp (r0, r1 parked below sp_abt) and move it to the emergency
+ * stack, so the report can still run. */
+vec_dabt:
+	sub	lr, lr, #8
+	stmdb	sp, {r0, r1}
+	cps	#ARM_MODE_SVC
+	mov	r0, sp
+	ldr	r1, =boot_svc_stack + 512
+	cmp	r0, r1
+	ldrlo	sp, =arm_emergency_stack_top
+	cps	#ARM_MODE_ABT
+	ldmdb	sp, {r0, r1}
+	srsdb	sp!, #ARM_MODE_SVC
+	cps	#ARM_MODE_SVC
+	sub	sp, sp, #8
+	stmdb	sp!, {r0-r12}
+	mov	r1, #ARM_VEC_DABT
+	b	trap_common
+
 	vector undef, 4, ARM_VEC_UNDEF
 	vector svc, 0, ARM_VEC_SVC
 	vector pabt, 4, ARM_VEC_PABT
-	vector dabt, 8, ARM_VEC_DABT
 	vector irq, 4, ARM_VEC_IRQ
 	vector fiq, 4, ARM_VEC_FIQ
 

@@ -18,7 +18,7 @@
 #define L1_ENTRIES 4096
 #define L1_KERNEL_FIRST (PAGE_OFFSET >> 20)
 
-extern char boot_pgd[];
+extern char boot_pgd[], boot_svc_stack[];
 
 static phys_addr_t kernel_root;
 /* The root last used with each hardware ASID: reusing an ASID for another root needs a flush. */
@@ -81,6 +81,9 @@ void arch_switch_user_root(phys_addr_t root, unsigned asid)
 {
 	uint32_t hw_asid = asid & 0xff;
 
+	if (!root) /* no user address space: the kernel root, whose user half is empty */
+		root = arch_kernel_root();
+
 	arm_write_contextidr(0);
 	arm_isb();
 	arm_write_ttbr0((uint32_t)root | ARM_TTBR_WALK);
@@ -131,17 +134,33 @@ static void map_linear_ram(const struct boot_info *bi)
 	}
 }
 
-static void map_image_part(const char *start, const char *end, unsigned prot)
+static void map_image_part(uintptr_t start, uintptr_t end, unsigned prot)
 {
-	map_kernel_range((uintptr_t)start, __pa(start), (size_t)(end - start), prot);
+	map_kernel_range(start, __pa(start), end - start, prot);
 }
 
-/* W^X: text RX, rodata R, data/bss/boot stacks RW. */
+static uintptr_t stack_guard_page(void)
+{
+	return (uintptr_t)boot_svc_stack - PAGE_SIZE;
+}
+
+/* W^X: text RX, rodata R, data/bss/boot stacks RW. The page below the kernel stack (the top of
+ * the boot L1 table, unused from here on) stays unmapped: an overflow aborts (entry.S). */
 static void map_kernel_image(void)
 {
-	map_image_part(__text_start, __text_end, PT_R | PT_X);
-	map_image_part(__rodata_start, __rodata_end, PT_R);
-	map_image_part(__data_start, __kernel_end, PT_R | PT_W);
+	uintptr_t guard = stack_guard_page();
+
+	if (!IS_ALIGNED(guard, PAGE_SIZE) || guard < (uintptr_t)__data_start)
+		panic("arm: kernel stack at %p cannot get a guard page", (void *)boot_svc_stack);
+	map_image_part((uintptr_t)__text_start, (uintptr_t)__text_end, PT_R | PT_X);
+	map_image_part((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PT_R);
+	map_image_part((uintptr_t)__data_start, guard, PT_R | PT_W);
+	map_image_part(guard + PAGE_SIZE, (uintptr_t)__kernel_end, PT_R | PT_W);
+}
+
+bool arm_is_stack_guard(uintptr_t va)
+{
+	return kernel_root && va >= stack_guard_page() && va < stack_guard_page() + PAGE_SIZE;
 }
 
 static void map_devices(void)

@@ -6,6 +6,7 @@
 #include <lib/fdt.h>
 #include <lib/string.h>
 #include <sections.h>
+#include <asm/cp15.h>
 #include "arm.h"
 
 /* QEMU puts the DTB at the start of RAM when the image is loaded at or above 0x40100000. */
@@ -43,11 +44,19 @@ static void find_psci_conduit(const void *dtb)
 	arm_set_psci_conduit(method && len >= 4 && !strcmp(method, "smc"));
 }
 
+/* As on Linux, user code may read the virtual counter (CNTKCTL.PL0VCTEN) but not the physical
+ * one or the timers. */
+static void allow_user_counter(void)
+{
+	arm_write_cntkctl((arm_read_cntkctl() & ~0x3ffu) | ARM_CNTKCTL_PL0VCTEN);
+}
+
 void arch_start(void)
 {
 	struct boot_info *bi = &arm_boot_info;
 
 	arch_console_init();
+	allow_user_counter();
 	if (boot_parse_dtb(bi, __va(ARM_DTB_PA), ARM_DTB_PA) != 0) {
 		printk("arm: no valid DTB at %#x, assuming %u MiB of RAM at %#x\n",
 		       (unsigned)ARM_DTB_PA, QEMU_VIRT_DEFAULT_RAM >> 20, (unsigned)ARM_PHYS_OFFSET);

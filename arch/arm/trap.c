@@ -111,6 +111,8 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 	case ARM_VEC_DABT:
 		ti.name = "Data Abort";
 		decode_abort(&ti, arm_read_dfsr(), arm_read_dfar(), true);
+		if (!ti.user && arm_is_stack_guard(ti.fault_addr))
+			ti.name = "Data Abort (kernel stack overflow)";
 		break;
 	case ARM_VEC_IRQ:
 		ti.name = "IRQ";

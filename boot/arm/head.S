@@ -178,10 +178,15 @@ boot_high:
 boot_pgd:
 	.space 16384
 
+/* boot_svc_stack is page aligned (linker/arm.ld): the page below it, the top of the boot L1
+ * table, becomes the stack's guard page once arch_mmu_init has switched tables. */
 	.section .boot.stack, "aw", %nobits
 	.balign 8
 	.global boot_svc_stack
 boot_svc_stack:	.space BOOT_SVC_STACK
+	.global arm_emergency_stack_top
+arm_emergency_stack:	.space 4096
+arm_emergency_stack_top:
 boot_und_stack:	.space BOOT_MODE_STACK
 boot_abt_stack:	.space BOOT_MODE_STACK
 boot_irq_stack:	.space BOOT_MODE_STACK

@@ -28,6 +28,7 @@ ARM_CP15_RW(ifar, 0, c6, c0, 2)
 ARM_CP15_RW(vbar, 0, c12, c0, 0)
 ARM_CP15_RW(contextidr, 0, c13, c0, 1)
 ARM_CP15_RW(cntfrq, 0, c14, c0, 0)
+ARM_CP15_RW(cntkctl, 0, c14, c1, 0)
 
 /* Write-only maintenance operations (the value is an MVA, an ASID or ignored). */
 #define ARM_CP15_OP(name, op1, crn, crm, op2)                                                \
@@ -48,6 +49,7 @@ static inline void arm_dsb_st(void) { __asm__ volatile("dsb ishst" : : : "memory
 static inline void arm_isb(void) { __asm__ volatile("isb" : : : "memory"); }
 
 #define ARM_SCTLR_UWXN (1u << 20)
+#define ARM_CNTKCTL_PL0VCTEN (1u << 1)
 
 /* TTBR0 walk attributes: inner/outer write-back write-allocate, shareable (as head.S). */
 #define ARM_TTBR_WALK ((1u << 6) | (1u << 3) | (1u << 1))
