@@ -91,6 +91,7 @@ static void fill_idt(void)
 void arch_traps_init(void)
 {
 	x86_gdt_init();
+	x86_fpu_init();
 	fill_idt();
 	load_idt();
 	x86_pic_init();

@@ -30,6 +30,16 @@
 #define X86_CPUID7_EBX_RDSEED X86_BIT(18)
 
 #ifndef __ASSEMBLER__
+/* x87/SSE control, spelled exactly as asm/cpu_64.h does so that both may be included. */
+#define X86_CPUID1_EDX_FXSR (1u << 24)
+#define X86_CPUID1_EDX_SSE (1u << 25)
+#define X86_CR0_MP (1u << 1)
+#define X86_CR0_EM (1u << 2)
+#define X86_CR0_TS (1u << 3)
+#define X86_CR0_NE (1u << 5)
+#define X86_CR4_OSFXSR (1u << 9)
+#define X86_CR4_OSXMMEXCPT (1u << 10)
+
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
 };

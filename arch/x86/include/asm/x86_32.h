@@ -40,6 +40,9 @@ void x86_doublefault_set_cr3(uintptr_t cr3);
 void x86_trap(struct trap_frame *f);
 __noreturn void x86_doublefault_task(void);
 
+/* user.c: x87/SSE on, for user tasks only. */
+void x86_fpu_init(void);
+
 /* entry.S */
 extern const uintptr_t x86_vector_stubs[]; /* entry points for vectors 0..47 and 0x80 */
 long x86_enter_user(uintptr_t entry, uintptr_t sp);
