@@ -22,4 +22,46 @@ unsigned mmap_rnd_bits_for(bool compat);
  * mm/util.c and x86's compute the same thing). */
 uint64_t arch_mmap_rnd(bool compat);
 
+
+#define RLIMIT_STACK_DEFAULT (8ULL << 20)
+#define RLIM_INFINITY (~0ULL)
+#define MIN_GAP (128ULL << 20)
+
+/* The address-space shape of a native or compat task on this preset. */
+struct task_geometry {
+	uint64_t task_size;
+	uint64_t stack_top;
+	uint64_t stack_rnd_mask;     /* pages */
+	uint64_t unmapped_base;      /* TASK_UNMAPPED_BASE for this task size */
+	uint64_t guard_gap;          /* stack_guard_gap: 256 pages */
+};
+void task_geometry(bool compat, struct task_geometry *g);
+
+/* Where mmap_base may fall for one task, before drawing the random offset. */
+struct mmap_range {
+	bool topdown;
+	uint64_t gap;                /* stack gap after the MIN_GAP/MAX_GAP clamp (top-down) */
+	uint64_t base;               /* mmap_base with offset 0: the top (top-down) or bottom */
+	uint64_t max_rnd_pages;      /* largest offset allowed, in pages: 2^bits - 1, or less
+				      * where the room between base and the far limit is smaller */
+	unsigned bits;               /* the configured bits (0 when not randomizing) */
+};
+
+/* Linux's mmap_base() and mmap_is_legacy() arithmetic, with rndbits' no-wrap rule: the range
+ * never reaches below TASK_UNMAPPED_BASE (top-down) or above the stack gap (bottom-up). */
+void mmap_range(const struct task_geometry *g, uint64_t rlimit_stack, bool randomize,
+		bool legacy, unsigned bits, struct mmap_range *r);
+/* mmap_base for a page offset rnd_pages <= r->max_rnd_pages. */
+uint64_t mmap_base_at(const struct mmap_range *r, uint64_t rnd_pages);
+
+/* A uniform random number of pages in [0, r->max_rnd_pages]: arch_mmap_rnd() redrawn (rejection,
+ * never a modulo) while it falls outside the room. */
+uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat);
+
+/* 100 * log2(n), rounded, for n >= 1: the effective entropy of n equally likely values. */
+unsigned log2_centi(uint64_t n);
+
+/* A uniform random number in [0, n) (n >= 1), by rejection. */
+uint64_t random_below(uint64_t n);
+
 #endif

@@ -16,9 +16,11 @@ enum { PT_MAP_BLOCKS = 1u << 0, PT_MAP_REPLACE = 1u << 1 };
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags);
 
-/* Remove the leaves covering [va, va+size) (page granular; blocks are not split) and flush them
- * from the TLB. Frees nothing but emptied tables below the root. */
-void pt_unmap(phys_addr_t root, uintptr_t va, size_t size);
+/* Remove the leaves covering [va, va+size) (page granular; blocks are not split), flush them
+ * from the TLB and free tables the removal emptied. With free_frames, the frames the leaves
+ * pointed to go back to the allocator too (user memory); returns how many leaves it removed.
+ * Skips unmapped stretches a whole table at a time, so huge sparse ranges are cheap. */
+uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames);
 
 /* Change the permissions of the leaves covering [va, va+size). */
 int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot);
@@ -46,8 +48,9 @@ void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out);
 /* Print a walk in the `pt walk` format: one line per level, then the result. */
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
 
-/* Free every table reachable from root below va_end (the user half), and the root itself if
- * free_root. Leaf frames are the caller's (the VMA layer frees them). */
-void pt_free_tables(phys_addr_t root, uintptr_t va_end, bool free_root);
+/* Free every table reachable from root below va_end (the user half), the frames of the
+ * last-level leaves there when free_frames (a process's own pages), and the root itself if
+ * free_root. Entries at or above va_end (the shared kernel half) are left alone. */
+void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root);
 
 #endif

@@ -10,7 +10,8 @@ const char *trap_access_name(enum trap_access a);
  * result in the frame, or end the task with arch_user_exit(). (kernel/syscall.c) */
 void syscall_dispatch(struct trap_info *ti);
 
-/* A fault from user mode: print the segfault line and end the task. (kernel/proc.c) */
-__noreturn void user_fault(struct trap_info *ti);
+/* A fault from user mode: demand paging resolves it and returns, or the task ends with the
+ * segfault line. (kernel/proc.c) */
+void user_fault(struct trap_info *ti);
 
 #endif

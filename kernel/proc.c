@@ -1,11 +1,293 @@
-/* Processes: for now only the end of a faulting task. */
+/* Processes: `run`, `ps`, `kill`, `maps`, and what happens when user code faults. One process
+ * runs at a time and the shell waits for it; one exited process may be kept for inspection. */
+#include <arch/cpu.h>
+#include <arch/memory.h>
+#include <arch/mmu.h>
 #include <arch/trap.h>
+#include <cred.h>
 #include <kernel.h>
+#include <layout.h>
+#include <lib/errno.h>
+#include <lib/fmt.h>
+#include <lib/string.h>
+#include <mm.h>
+#include <pgtable.h>
+#include <proc.h>
+#include <shell.h>
 #include <trap.h>
 
-__noreturn void user_fault(struct trap_info *ti)
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGBUS 7
+#define SIGSEGV 11
+
+static struct process running, kept;
+static struct process *current;
+static int next_pid = 1;
+
+struct process *current_process(void)
 {
-	printk("[pid %d] segfault at %lx ip %lx (%s)\n", 1, (unsigned long)ti->fault_addr,
-	       (unsigned long)ti->pc, trap_access_name(ti->access));
-	arch_user_exit(128 + 11);
+	return current;
 }
+
+struct process *kept_process(int pid)
+{
+	return kept.in_use && (pid == 0 || pid == kept.pid) ? &kept : NULL;
+}
+
+static void drop_kept(void)
+{
+	if (!kept.in_use)
+		return;
+	mm_destroy(&kept.mm);
+	kept.in_use = false;
+}
+
+/* ASIDs start at 1: 0 stays the kernel's (and "no address space"). */
+static unsigned asid_for(int pid)
+{
+	return 1 + (unsigned)(pid - 1) % 255;
+}
+
+void process_run(const struct user_program *prog, int argc, char **argv, unsigned flags,
+		 struct run_result *res)
+{
+	struct process *p = &running;
+	bool randomize = randomize_va_space != 0 && !(flags & RUN_NO_RANDOMIZE);
+
+	memset(res, 0, sizeof(*res));
+	if (flags & RUN_KEEP)
+		drop_kept();
+	p->pid = res->pid = next_pid++;
+	strlcpy(p->name, prog->name, sizeof(p->name));
+	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));
+	if (!err)
+		err = exec_image(&p->mm, prog, argc, argv, randomize);
+	res->mmap_base = p->mm.mmap_base;
+	res->stack_top = p->mm.stack_top;
+	res->start_brk = p->mm.start_brk;
+	res->load_bias = p->mm.load_bias;
+	res->range = p->mm.range;
+	if (err) {
+		mm_destroy(&p->mm);
+		res->status = err;
+		return;
+	}
+	p->in_use = true;
+	current = p;
+	arch_switch_user_root(p->mm.root, p->mm.asid);
+	p->status = (int)arch_user_run((uintptr_t)p->mm.entry, (uintptr_t)p->mm.start_stack,
+				       p->mm.compat);
+	arch_switch_user_root(0, 0);
+	current = NULL;
+	res->status = p->status;
+	if (flags & RUN_KEEP) {
+		kept = *p;
+	} else {
+		mm_destroy(&p->mm);
+	}
+	p->in_use = false;
+}
+
+static const char *fault_reason(struct mm *mm, const struct trap_info *ti)
+{
+	if (ti->fault_addr >= mm->geo.task_size)
+		return "kernel address";
+	struct vma *v = vma_find(mm, ti->fault_addr);
+	if (!v)
+		return "not mapped";
+	switch (ti->access) {
+	case ACCESS_WRITE: return v->prot & PT_W ? "permission" : "read-only";
+	case ACCESS_EXEC: return v->prot & PT_X ? "permission" : "not executable";
+	default: return v->prot & PT_R ? "permission" : "no read permission";
+	}
+}
+
+static enum fault_access fault_access_of(enum trap_access a)
+{
+	return a == ACCESS_WRITE ? FAULT_WRITE : a == ACCESS_EXEC ? FAULT_EXEC : FAULT_READ;
+}
+
+void user_fault(struct trap_info *ti)
+{
+	struct process *p = current;
+	int sig = SIGSEGV;
+
+	if (!p) /* a user-mode trap with no process: cannot happen unless the arch lies */
+		panic("user trap (%s) with no current process", ti->name);
+	if (ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr) {
+		int r = handle_mm_fault(&p->mm, ti->fault_addr, fault_access_of(ti->access));
+		if (r == 0)
+			return;
+		printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
+		       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
+		       trap_access_name(ti->access),
+		       r == -ENOMEM ? "out of memory" : fault_reason(&p->mm, ti));
+	} else {
+		sig = ti->kind == TRAP_UNDEFINED ? SIGILL : ti->kind == TRAP_ALIGNMENT ? SIGBUS :
+		      ti->kind == TRAP_BREAKPOINT ? SIGTRAP : SIGSEGV;
+		printk("[pid %d] %s: %s ip %llx\n", p->pid, p->name, ti->name,
+		       (unsigned long long)ti->pc);
+	}
+	arch_user_exit(128 + sig);
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGILL: return "SIGILL";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGBUS: return "SIGBUS";
+	case SIGSEGV: return "SIGSEGV";
+	default: return "signal";
+	}
+}
+
+static void report_status(const char *name, int status)
+{
+	if (status == -ENOEXEC)
+		printk("exec: %s: Exec format error\n", name);
+	else if (status < 0)
+		printk("exec: %s: %s\n", name, strerror(-status));
+	else if (status > 128)
+		printk("run: %s: killed by %s (status %d)\n", name, signal_name(status - 128), status);
+	else if (status)
+		printk("run: %s: exit status %d\n", name, status);
+}
+
+static void run_usage(void)
+{
+	printk("usage: run [-R] [-32] [-k] PROG [ARGS...]\n");
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	unsigned flags = 0;
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-R") == 0)
+			flags |= RUN_NO_RANDOMIZE;
+		else if (strcmp(argv[i], "-32") == 0)
+			flags |= RUN_COMPAT;
+		else if (strcmp(argv[i], "-k") == 0)
+			flags |= RUN_KEEP;
+		else {
+			printk("run: invalid option '%s'\n", argv[i]);
+			run_usage();
+			return 2;
+		}
+	}
+	if (i == argc) {
+		run_usage();
+		return 2;
+	}
+#ifndef CONFIG_COMPAT
+	if (flags & RUN_COMPAT) {
+		printk("run: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
+		return 2;
+	}
+#endif
+	const struct user_program *prog = user_program_find(argv[i], flags & RUN_COMPAT);
+	if (!prog) {
+		printk("run: %s: No such file or directory\n", argv[i]);
+		return 127;
+	}
+	struct run_result res;
+	process_run(prog, argc - i, argv + i, flags, &res);
+	report_status(prog->name, res.status);
+	return res.status < 0 ? 126 : res.status;
+}
+SHELL_COMMAND(run, "run", "run [-R] [-32] [-k] PROG [ARGS]  exec a program (-R no ASLR, -32 compat, -k keep)",
+	      cmd_run);
+
+static int parse_pid(int argc, char **argv, int *pid)
+{
+	*pid = 0;
+	if (argc < 2)
+		return 0;
+	int v = 0;
+	for (const char *s = argv[1]; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*pid = v;
+	return 0;
+}
+
+static int cmd_ps(int argc, char **argv)
+{
+	printk("  PID STAT   FRAMES COMMAND\n");
+	if (kept.in_use)
+		printk("%5d Z    %8lu %s (exited %d, kept)\n", kept.pid, kept.mm.frames, kept.name,
+		       kept.status);
+	return 0;
+}
+SHELL_COMMAND(ps, "ps", "ps                   list processes (the one kept by run -k)", cmd_ps);
+
+static int cmd_kill(int argc, char **argv)
+{
+	int pid;
+
+	if (argc != 2 || parse_pid(argc, argv, &pid) || pid == 0) {
+		printk("usage: kill PID\n");
+		return 2;
+	}
+	if (!kept_process(pid)) {
+		printk("kill: (%d) - No such process\n", pid);
+		return 1;
+	}
+	drop_kept();
+	return 0;
+}
+SHELL_COMMAND(kill, "kill", "kill PID             free a kept process's address space", cmd_kill);
+
+static const char *vma_name(const struct process *p, const struct vma *v, char *buf, size_t n)
+{
+	switch (v->kind) {
+	case VMA_IMAGE: snprintf(buf, n, "/bin/%s", p->name); return buf;
+	case VMA_HEAP: return "[heap]";
+	case VMA_STACK: return "[stack]";
+	default: return "";
+	}
+}
+
+/* One /proc/PID/maps line: the name starts in the column Linux pads to. */
+static void print_maps_line(const struct process *p, const struct vma *v)
+{
+	char line[160], name[32];
+	int width = sizeof(uintptr_t) == 8 ? 73 : 49;
+	int n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp %08llx 00:00 0",
+			 (unsigned long long)v->start, (unsigned long long)v->end,
+			 v->prot & PT_R ? 'r' : '-', v->prot & PT_W ? 'w' : '-',
+			 v->prot & PT_X ? 'x' : '-',
+			 (unsigned long long)(v->kind == VMA_IMAGE ? v->file_offset : 0));
+	const char *label = vma_name(p, v, name, sizeof(name));
+	if (*label)
+		printk("%s%*s%s\n", line, n < width ? width - n : 1, " ", label);
+	else
+		printk("%s\n", line);
+}
+
+static int cmd_maps(int argc, char **argv)
+{
+	int pid;
+
+	if (parse_pid(argc, argv, &pid)) {
+		printk("usage: maps [PID]\n");
+		return 2;
+	}
+	struct process *p = kept_process(pid);
+	if (!p) {
+		if (pid)
+			printk("maps: /proc/%d/maps: No such file or directory\n", pid);
+		else
+			printk("maps: no kept process (use run -k PROG)\n");
+		return 1;
+	}
+	for (struct vma *v = p->mm.vmas; v; v = v->next)
+		print_maps_line(p, v);
+	return 0;
+}
+SHELL_COMMAND(maps, "maps", "maps [PID]           the kept process's VMAs, as /proc/PID/maps", cmd_maps);

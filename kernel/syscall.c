@@ -1,8 +1,13 @@
-/* System calls: Linux's numbers per ISA (asm/unistd.h) and Linux's semantics, for the small set
- * rndbits' user programs need. */
+/* System calls: Linux's numbers per ABI (asm/unistd.h), Linux's semantics and error codes, for
+ * the small set rndbits' user programs use. Every user pointer goes through copy_from_user. */
+#include <arch/memory.h>
 #include <arch/trap.h>
+#include <console.h>
+#include <cred.h>
 #include <kernel.h>
 #include <lib/errno.h>
+#include <mm.h>
+#include <proc.h>
 #include <trap.h>
 
 #include <asm/unistd.h>
@@ -14,19 +19,79 @@
 #define SYSNR(ti, name) NR_##name
 #endif
 
-/* Exit status of a task that ended normally, in wait(2) terms: the low byte of the value. */
-static __noreturn void sys_exit(long status)
+/* 32-bit ABIs have mmap2 (offset in 4096-byte units) and getuid32 where 64-bit ones have mmap
+ * and getuid; for anonymous maps the offset is ignored, so one handler serves both. */
+#ifdef CONFIG_64BIT
+#define NATIVE_NR_mmap NR_mmap
+#define NATIVE_NR_getuid NR_getuid
+#else
+#define NATIVE_NR_mmap NR_mmap2
+#define NATIVE_NR_getuid NR_getuid32
+#endif
+#ifdef CONFIG_COMPAT
+#define ABI_NR(ti, name) ((ti)->compat ? COMPAT_NR_##name##_32 : NATIVE_NR_##name)
+#define COMPAT_NR_mmap_32 COMPAT_NR_mmap2
+#define COMPAT_NR_getuid_32 COMPAT_NR_getuid32
+#else
+#define ABI_NR(ti, name) NATIVE_NR_##name
+#endif
+
+#define WRITE_CHUNK 256
+
+static long sys_write(struct mm *mm, unsigned long fd, uint64_t buf, uint64_t count)
 {
-	arch_user_exit(status & 0xff);
+	char chunk[WRITE_CHUNK];
+	uint64_t done = 0;
+
+	if (fd != 1 && fd != 2)
+		return -EBADF;
+	while (done < count) {
+		size_t n = (size_t)MIN((uint64_t)sizeof(chunk), count - done);
+		if (copy_from_user(mm, chunk, buf + done, n))
+			return done ? (long)done : -EFAULT;
+		console_write(chunk, n);
+		done += n;
+	}
+	return (long)done;
+}
+
+/* Arguments as the task passed them: 32-bit tasks' registers hold 32-bit values. */
+static uint64_t arg(const struct trap_info *ti, unsigned i)
+{
+	uint64_t v = arch_syscall_arg(ti->frame, i);
+
+	return ti->compat ? (uint32_t)v : v;
+}
+
+/* What a syscall returns to a task: errors as -errno in the task's own width. */
+static long dispatch(struct trap_info *ti, struct process *p, unsigned long nr)
+{
+	struct mm *mm = &p->mm;
+
+	if (nr == SYSNR(ti, exit) || nr == SYSNR(ti, exit_group))
+		arch_user_exit((long)(arg(ti, 0) & 0xff));
+	if (nr == SYSNR(ti, write))
+		return sys_write(mm, (unsigned long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
+	if (nr == SYSNR(ti, getpid))
+		return p->pid;
+	if (nr == SYSNR(ti, brk))
+		return (long)do_brk(mm, arg(ti, 0));
+	if (nr == SYSNR(ti, munmap))
+		return do_munmap(mm, arg(ti, 0), arg(ti, 1));
+	if (nr == ABI_NR(ti, mmap))
+		return (long)do_mmap(mm, arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2),
+				     (unsigned long)arg(ti, 3));
+	if (nr == ABI_NR(ti, getuid))
+		return current_uid();
+	return -ENOSYS;
 }
 
 void syscall_dispatch(struct trap_info *ti)
 {
-	struct trap_frame *f = ti->frame;
-	unsigned long nr = arch_syscall_nr(f);
-	long ret = -ENOSYS;
+	struct process *p = current_process();
 
-	if (nr == SYSNR(ti, exit) || nr == SYSNR(ti, exit_group))
-		sys_exit((long)arch_syscall_arg(f, 0));
-	arch_syscall_set_return(f, ret);
+	if (!p)
+		panic("syscall with no current process");
+	long ret = dispatch(ti, p, arch_syscall_nr(ti->frame));
+	arch_syscall_set_return(ti->frame, ret);
 }

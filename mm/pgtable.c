@@ -190,8 +190,9 @@ static bool table_empty(unsigned level, phys_addr_t table)
 	return true;
 }
 
-/* Clear the leaf mapping va (if any), then free tables the clear left empty, bottom up. */
-static uint64_t unmap_one(phys_addr_t root, uint64_t va)
+/* Clear the leaf mapping va (if any), then free tables the clear left empty, bottom up.
+ * Returns how far to advance: to the end of the leaf, or of the unmapped stretch. */
+static uint64_t unmap_one(phys_addr_t root, uint64_t va, bool free_frames, uint64_t *removed)
 {
 	struct pt_walk_result w;
 
@@ -203,6 +204,9 @@ static uint64_t unmap_one(phys_addr_t root, uint64_t va)
 	arch_pt_store(table_va(leaf->table_pa), leaf->index, 0);
 	arch_pt_sync();
 	arch_tlb_flush_page((uintptr_t)va);
+	if (free_frames)
+		pmm_free_pages(leaf->info.pa, 0);
+	(*removed)++;
 	for (unsigned i = w.nr_steps - 1; i > 0; i--) {
 		const struct pt_step *s = &w.steps[i];
 		if (!table_empty(s->level, s->table_pa))
@@ -215,12 +219,13 @@ static uint64_t unmap_one(phys_addr_t root, uint64_t va)
 	return step - (va & (step - 1));
 }
 
-void pt_unmap(phys_addr_t root, uintptr_t va, size_t size)
+uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames)
 {
-	uint64_t v = va, end = (uint64_t)va + size;
+	uint64_t v = va, end = va + size, removed = 0;
 
-	while (v < end)
-		v += unmap_one(root, v);
+	while (v < end && v >= va)
+		v += unmap_one(root, v, free_frames, &removed);
+	return removed;
 }
 
 int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
@@ -243,32 +248,36 @@ int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
 	return 0;
 }
 
-static void free_subtree(unsigned level, phys_addr_t table)
+static void free_subtree(unsigned level, phys_addr_t table, bool free_frames)
 {
-	if (level < last_level()) {
-		void *t = table_va(table);
-		for (unsigned i = 0; i < geo()->entries[level]; i++) {
-			struct pte_info info;
-			arch_pte_decode(level, arch_pt_load(t, i), &info);
-			if (info.kind == PTE_TABLE)
-				free_subtree(level + 1, info.pa);
-		}
+	void *t = table_va(table);
+
+	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind == PTE_TABLE && level < last_level())
+			free_subtree(level + 1, info.pa, free_frames);
+		else if (info.kind == PTE_PAGE && free_frames)
+			pmm_free_pages(info.pa, 0);
 	}
 	free_table(level, table);
 }
 
-void pt_free_tables(phys_addr_t root, uintptr_t va_end, bool free_root)
+void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root)
 {
 	void *t = table_va(root);
-	uint64_t end = va_end;
 	unsigned nr = (unsigned)MIN((uint64_t)geo()->entries[0],
-				    (end + level_size(0) - 1) >> geo()->shift[0]);
+				    (va_end + level_size(0) - 1) >> geo()->shift[0]);
 
 	for (unsigned i = 0; i < nr; i++) {
 		struct pte_info info;
 		arch_pte_decode(0, arch_pt_load(t, i), &info);
 		if (info.kind == PTE_TABLE && geo()->levels > 1) {
-			free_subtree(1, info.pa);
+			free_subtree(1, info.pa, free_frames);
+			arch_pt_store(t, i, 0);
+		} else if (info.kind != PTE_INVALID) {
+			if (info.kind == PTE_PAGE && free_frames)
+				pmm_free_pages(info.pa, 0);
 			arch_pt_store(t, i, 0);
 		}
 	}

@@ -66,7 +66,9 @@ void arch_tlb_flush_all(void);
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va);
 /* Prepare a fresh user root: copy the kernel half where the format shares one root. */
 void arch_pt_init_user_root(void *root_va);
-/* Switch the user address space (TTBR0 / CR3), with its ASID/PCID if the arch has them. */
+/* Switch the user address space (TTBR0 / CR3), with its ASID/PCID if the arch has them.
+ * root 0 means "no user address space": only kernel mappings stay reachable (the kernel root
+ * on x86/arm, an empty TTBR0 on arm64), so a process's tables can then be freed safely. */
 void arch_switch_user_root(phys_addr_t root, unsigned asid);
 /* Build the kernel's own page tables (W^X sections, linear map, devices) with mm/pgtable and
  * switch to them; returns the kernel root. Called once from kernel_main after pmm_init. */

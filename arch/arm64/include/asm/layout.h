@@ -1,0 +1,19 @@
+/* arm64 user address-space layout constants (Linux's processor.h / elf.h values). */
+#ifndef RNDBITS_ASM_ARM64_LAYOUT_H
+#define RNDBITS_ASM_ARM64_LAYOUT_H
+
+#include <asm/memory.h>
+
+#define ELF_MACHINE 183        /* EM_AARCH64 */
+#define ELF_MACHINE_COMPAT 40  /* EM_ARM */
+
+/* Bottom-up mmap starts a quarter of the way up the task's own address space. */
+#define TASK_UNMAPPED_BASE_FOR(task_size) (((task_size) / 4 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+/* PIE load base: two thirds of the task size. */
+#define ELF_ET_DYN_BASE_FOR(compat) ((compat) ? 2 * (_UL(0x100000000) - PAGE_SIZE) / 3 : 2 * TASK_SIZE / 3)
+/* brk randomization range (arch_randomize_brk). */
+/* Generic (arm, arm64) code falls back to bottom-up when the stack rlimit is unlimited. */
+#define MMAP_LEGACY_IF_UNLIMITED_STACK 1
+#define BRK_RND_RANGE(compat) ((compat) ? _UL(32) << 20 : _UL(1) << 30)
+
+#endif

@@ -1,0 +1,28 @@
+/* x86 user address-space layout constants (Linux's processor.h / elf.h values). */
+#ifndef RNDBITS_ASM_X86_LAYOUT_H
+#define RNDBITS_ASM_X86_LAYOUT_H
+
+#include <asm/memory.h>
+
+#ifdef CONFIG_64BIT
+#define ELF_MACHINE 62        /* EM_X86_64 */
+#define ELF_MACHINE_COMPAT 3  /* EM_386 */
+#else
+#define ELF_MACHINE 3         /* EM_386 */
+#endif
+
+/* Bottom-up mmap starts a third of the way up the task's address space. */
+#define TASK_UNMAPPED_BASE_FOR(task_size) ((((task_size) / 3) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+/* x86 keeps top-down even with an unlimited stack rlimit. */
+#define MMAP_LEGACY_IF_UNLIMITED_STACK 0
+
+/* PIE load base: 4 MiB for 32-bit tasks, two thirds of the address space for 64-bit ones. */
+#ifdef CONFIG_64BIT
+#define ELF_ET_DYN_BASE_FOR(compat) ((compat) ? 0x400000UL : TASK_SIZE / 3 * 2)
+#define BRK_RND_RANGE(compat) ((compat) ? 32UL << 20 : 1UL << 30)
+#else
+#define ELF_ET_DYN_BASE_FOR(compat) 0x400000UL
+#define BRK_RND_RANGE(compat) (32UL << 20)
+#endif
+
+#endif

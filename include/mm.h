@@ -1,0 +1,83 @@
+/* Process address spaces: a sorted VMA list over one page-table root (mm/vma.c, mm/fault.c). */
+#ifndef RNDBITS_MM_H
+#define RNDBITS_MM_H
+
+#include <layout.h>
+#include <types.h>
+
+/* Linux's mmap(2) flag and protection values (the same on arm, arm64 and x86). */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+
+enum vma_kind { VMA_ANON, VMA_IMAGE, VMA_HEAP, VMA_STACK };
+
+struct vma {
+	uint64_t start, end;   /* page aligned, end exclusive */
+	unsigned prot;         /* PT_R | PT_W | PT_X (PT_USER is implied) */
+	enum vma_kind kind;
+	uint64_t file_offset;  /* VMA_IMAGE: offset of start in the ELF file */
+	struct vma *next;
+};
+
+struct mm {
+	phys_addr_t root;
+	unsigned asid;
+	bool compat;
+	struct vma *vmas;          /* sorted by start */
+	unsigned nr_vmas;
+	struct task_geometry geo;
+	struct mmap_range range;   /* where mmap_base could have landed */
+	uint64_t rnd_pages;        /* the offset drawn */
+	uint64_t mmap_base;
+	uint64_t stack_top;        /* after stack randomization */
+	uint64_t start_stack;      /* initial sp */
+	uint64_t start_brk, brk;
+	uint64_t load_bias;        /* ET_DYN images */
+	uint64_t entry;
+	unsigned long frames;      /* leaf frames mapped (for `ps`) */
+};
+
+#define MM_MAX_VMAS 256
+
+/* A fresh address space: root table with the kernel half. -ENOMEM on failure. */
+int mm_init(struct mm *mm, bool compat, unsigned asid);
+/* Free every frame, table and VMA of mm. */
+void mm_destroy(struct mm *mm);
+
+struct vma *vma_find(struct mm *mm, uint64_t addr);
+/* Insert [start, end) (page aligned, free). -EEXIST if it overlaps, -ENOMEM if out of VMAs. */
+int vma_insert(struct mm *mm, uint64_t start, uint64_t end, unsigned prot, enum vma_kind kind,
+	       uint64_t file_offset);
+
+/* Linux's get_unmapped_area for a hint-less (or hinted) anonymous mapping: top-down below
+ * mmap_base with a bottom-up fallback, or bottom-up from mmap_base (legacy). Returns the
+ * address, or 0 with no room. */
+uint64_t get_unmapped_area(struct mm *mm, uint64_t hint, uint64_t len);
+
+/* mmap/munmap/brk with Linux's argument checks; return the result or -errno. */
+int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
+		unsigned long flags);
+int do_munmap(struct mm *mm, uint64_t addr, uint64_t len);
+uint64_t do_brk(struct mm *mm, uint64_t newbrk);
+
+/* Demand paging: make the page at addr present if a VMA allows the access. 0 when resolved,
+ * -EFAULT if no VMA covers it, -EACCES if the VMA forbids the access, -ENOMEM. */
+enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
+int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access);
+
+/* Copy between kernel memory and mm's user memory through the kernel's linear map (never by
+ * touching user addresses from the kernel), faulting pages in as the VMAs allow. -EFAULT on any
+ * page the user could not access that way. */
+int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len);
+int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len);
+
+/* Map one zeroed (or given) frame at a page of mm; used by exec. */
+int mm_map_new_page(struct mm *mm, uint64_t va, unsigned prot, phys_addr_t *pa_out);
+
+#endif

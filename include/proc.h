@@ -1,0 +1,50 @@
+/* Processes: exec an embedded program into a fresh address space, run it to completion (the
+ * shell waits), and optionally keep its address space for inspection (kernel/proc.c). */
+#ifndef RNDBITS_PROC_H
+#define RNDBITS_PROC_H
+
+#include <exec.h>
+#include <mm.h>
+#include <types.h>
+
+#define PROC_NAME_MAX 16
+
+struct process {
+	int pid;
+	char name[PROC_NAME_MAX];
+	struct mm mm;
+	int status;        /* wait status: exit code, or 128 + signal */
+	bool in_use;
+};
+
+enum run_flags {
+	RUN_NO_RANDOMIZE = 1u << 0, /* ADDR_NO_RANDOMIZE, like `setarch -R` */
+	RUN_COMPAT = 1u << 1,       /* the 32-bit image on the compat path */
+	RUN_KEEP = 1u << 2,         /* keep the address space after exit (`run -k`) */
+};
+
+/* What a run left behind, for the shell and in-guest checks. */
+struct run_result {
+	int pid;
+	int status;          /* -errno if exec failed, else the wait status */
+	uint64_t mmap_base;
+	uint64_t stack_top;
+	uint64_t start_brk;
+	uint64_t load_bias;
+	struct mmap_range range;
+};
+
+/* Exec prog with argv (argv[0] is the program name) and run it to completion. */
+void process_run(const struct user_program *prog, int argc, char **argv, unsigned flags,
+		 struct run_result *res);
+
+/* The running process (NULL in the shell), and the kept one for `maps`, `pt`, `ps`. */
+struct process *current_process(void);
+struct process *kept_process(int pid);
+
+/* Build the address space of prog in mm: layout, ELF segments, stack with argv, brk. 0, or
+ * -ENOEXEC for a malformed image, -ENOMEM. (kernel/exec.c) */
+int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
+	       bool randomize);
+
+#endif

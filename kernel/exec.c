@@ -1,0 +1,216 @@
+/* exec: lay out a fresh address space the way Linux's binfmt_elf and arch_pick_mmap_layout do,
+ * load the ELF image into it, and build the initial stack. */
+#include <arch/memory.h>
+#include <asm/layout.h>
+#include <cred.h>
+#include <elf.h>
+#include <exec.h>
+#include <fs.h>
+#include <kernel.h>
+#include <layout.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <mm.h>
+#include <pgtable.h>
+#include <proc.h>
+#include <random.h>
+
+extern const struct user_program __start_user_programs[], __stop_user_programs[];
+
+#define STACK_VMA_SIZE (128u << 10)
+#define AT_NULL 0
+#define AT_PAGESZ 6
+
+const struct user_program *user_program_find(const char *name, bool compat)
+{
+	for (const struct user_program *p = __start_user_programs; p < __stop_user_programs; p++)
+		if (!!p->compat == compat && strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+/* ls /bin: each program once, with "(32-bit too)" left to `run -32` to find out. */
+static void list_bin(void (*emit)(const char *name))
+{
+	const char *last = "";
+
+	for (;;) {
+		const char *next = NULL;
+		for (const struct user_program *p = __start_user_programs; p < __stop_user_programs; p++)
+			if (strcmp(p->name, last) > 0 && (!next || strcmp(p->name, next) < 0))
+				next = p->name;
+		if (!next)
+			return;
+		emit(next);
+		last = next;
+	}
+}
+FS_DIR(bin, "/bin", list_bin);
+
+static uint64_t page_down(uint64_t x)
+{
+	return x & ~((uint64_t)PAGE_SIZE - 1);
+}
+
+static uint64_t page_up(uint64_t x)
+{
+	return page_down(x + PAGE_SIZE - 1);
+}
+
+static unsigned segment_prot(unsigned flags)
+{
+	return (flags & PF_R ? PT_R : 0) | (flags & PF_W ? PT_W | PT_R : 0) | (flags & PF_X ? PT_X : 0);
+}
+
+/* Eagerly fill one segment: a VMA, then every page with its file bytes (the rest zero). */
+static int load_segment(struct mm *mm, const uint8_t *file, const struct elf_load *l, uint64_t bias)
+{
+	uint64_t vstart = l->vaddr + bias;
+	uint64_t start = page_down(vstart), end = page_up(vstart + l->memsz);
+	unsigned prot = segment_prot(l->flags);
+	int err = vma_insert(mm, start, end, prot, VMA_IMAGE, l->offset - (vstart - start));
+
+	if (err)
+		return err;
+	for (uint64_t page = start; page < end; page += PAGE_SIZE) {
+		phys_addr_t pa;
+		err = mm_map_new_page(mm, page, prot, &pa);
+		if (err)
+			return err;
+		uint64_t lo = MAX(page, vstart), hi = MIN(page + PAGE_SIZE, vstart + l->filesz);
+		if (lo < hi)
+			memcpy((uint8_t *)__va(pa) + (lo - page), file + l->offset + (lo - vstart),
+			       (size_t)(hi - lo));
+	}
+	return 0;
+}
+
+/* ET_DYN: ELF_ET_DYN_BASE plus a random offset, redrawn while the image would not fit below
+ * mmap_base (so the 64K/compat corner cannot wrap here either). */
+static int pick_load_bias(struct mm *mm, const struct elf_image *img, bool randomize,
+			  uint64_t *bias)
+{
+	uint64_t base = page_down(ELF_ET_DYN_BASE_FOR(mm->compat));
+	uint64_t span = img->hi - img->lo;
+	uint64_t limit = mm->range.topdown ? mm->mmap_base : mm->geo.task_size;
+
+	if (base + span > limit || base + span < base)
+		return -ENOMEM;
+	uint64_t room_pages = (limit - base - span) >> PAGE_SHIFT;
+	uint64_t pages = 0;
+	if (randomize) {
+		do {
+			pages = arch_mmap_rnd(mm->compat) >> PAGE_SHIFT;
+		} while (pages > room_pages);
+	}
+	*bias = base + (pages << PAGE_SHIFT) - img->lo;
+	return 0;
+}
+
+/* Linux's arch_pick_mmap_layout for this task, plus the stack and brk randomization. */
+static void pick_layout(struct mm *mm, bool randomize)
+{
+	struct task_geometry *g = &mm->geo;
+
+	mmap_range(g, RLIMIT_STACK_DEFAULT, randomize, legacy_va_layout != 0,
+		   mmap_rnd_bits_for(mm->compat), &mm->range);
+	mm->rnd_pages = mmap_draw_rnd_pages(&mm->range, mm->compat);
+	mm->mmap_base = mmap_base_at(&mm->range, mm->rnd_pages);
+	mm->stack_top = page_up(g->stack_top);
+	if (randomize)
+		mm->stack_top -= (get_random_u64() & g->stack_rnd_mask) << PAGE_SHIFT;
+}
+
+static void randomize_brk(struct mm *mm, bool randomize)
+{
+	if (randomize && randomize_va_space > 1) {
+		uint64_t range_pages = (uint64_t)BRK_RND_RANGE(mm->compat) >> PAGE_SHIFT;
+		mm->start_brk += random_below(range_pages) << PAGE_SHIFT;
+	}
+	mm->brk = mm->start_brk;
+}
+
+/* Push bytes below *sp (in user memory) and return their user address. */
+static int push_bytes(struct mm *mm, uint64_t *sp, const void *data, size_t len)
+{
+	*sp -= len;
+	return copy_to_user(mm, *sp, data, len);
+}
+
+static int push_word(struct mm *mm, uint64_t *sp, uint64_t value, unsigned word)
+{
+	uint32_t v32 = (uint32_t)value;
+
+	return push_bytes(mm, sp, word == 8 ? (const void *)&value : (const void *)&v32, word);
+}
+
+/* The initial stack as Linux builds it: strings at the top, then (growing down) auxv, envp's
+ * NULL, argv[] with its NULL, and argc at the 16-byte aligned stack pointer. */
+static int build_stack(struct mm *mm, int argc, char **argv)
+{
+	unsigned word = (mm->compat || sizeof(uintptr_t) == 4) ? 4 : 8;
+	uint64_t sp = mm->stack_top, strings[32];
+	int err;
+
+	err = vma_insert(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top, PT_R | PT_W,
+			 VMA_STACK, 0);
+	if (err)
+		return err;
+	if (argc > (int)ARRAY_SIZE(strings))
+		return -E2BIG;
+	for (int i = argc - 1; i >= 0; i--) {
+		if ((err = push_bytes(mm, &sp, argv[i], strlen(argv[i]) + 1)))
+			return err;
+		strings[i] = sp;
+	}
+	/* Everything below is words; align so the final sp is 16-byte aligned. */
+	unsigned nwords = 1 + (unsigned)argc + 1 + 1 + 4;
+	sp = (sp - nwords * word) & ~(uint64_t)15;
+	sp += nwords * word;
+	const uint64_t auxv[] = { AT_PAGESZ, PAGE_SIZE, AT_NULL, 0 };
+	for (int i = ARRAY_SIZE(auxv) - 1; i >= 0; i--)
+		if ((err = push_word(mm, &sp, auxv[i], word)))
+			return err;
+	if ((err = push_word(mm, &sp, 0, word))) /* envp terminator */
+		return err;
+	if ((err = push_word(mm, &sp, 0, word))) /* argv terminator */
+		return err;
+	for (int i = argc - 1; i >= 0; i--)
+		if ((err = push_word(mm, &sp, strings[i], word)))
+			return err;
+	if ((err = push_word(mm, &sp, (uint64_t)argc, word)))
+		return err;
+	mm->start_stack = sp;
+	return 0;
+}
+
+int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
+	       bool randomize)
+{
+	struct elf_image img;
+	unsigned elf_class = (mm->compat || sizeof(uintptr_t) == 4) ? ELFCLASS32 : ELFCLASS64;
+#ifdef CONFIG_COMPAT
+	unsigned machine = mm->compat ? ELF_MACHINE_COMPAT : ELF_MACHINE;
+#else
+	unsigned machine = ELF_MACHINE;
+#endif
+	int err = elf_parse(prog->image, (size_t)(prog->image_end - prog->image), elf_class,
+			    machine, mm->geo.task_size, PAGE_SIZE, &img);
+	if (err)
+		return err;
+
+	pick_layout(mm, randomize);
+	uint64_t bias = 0;
+	if (img.type == ET_DYN && (err = pick_load_bias(mm, &img, randomize, &bias)))
+		return err;
+	if (img.hi + bias > mm->geo.task_size)
+		return -ENOEXEC;
+	mm->load_bias = bias;
+	for (unsigned i = 0; i < img.nr_loads; i++)
+		if ((err = load_segment(mm, prog->image, &img.loads[i], bias)))
+			return err == -EEXIST ? -ENOEXEC : err;
+	mm->entry = img.entry + bias;
+	mm->start_brk = page_up(img.hi + bias);
+	randomize_brk(mm, randomize);
+	return build_stack(mm, argc, argv);
+}

@@ -1,0 +1,100 @@
+/* Demand paging and user-memory access. The kernel reaches user pages only through their frames'
+ * linear-map addresses, so a bad user pointer can cost the process an -EFAULT, never the kernel
+ * an exception (and PAN/SMAP-style protections stay irrelevant). */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <mm.h>
+#include <pgtable.h>
+#include <pmm.h>
+
+static bool vma_allows(const struct vma *v, enum fault_access access)
+{
+	switch (access) {
+	case FAULT_WRITE: return v->prot & PT_W;
+	case FAULT_EXEC: return v->prot & PT_X;
+	default: return v->prot & PT_R;
+	}
+}
+
+int mm_map_new_page(struct mm *mm, uint64_t va, unsigned prot, phys_addr_t *pa_out)
+{
+	phys_addr_t pa = pmm_alloc_page();
+
+	if (!pa)
+		return -ENOMEM;
+	int err = pt_map(mm->root, (uintptr_t)va, pa, PAGE_SIZE, prot | PT_USER, 0);
+	if (err) {
+		pmm_free_page(pa);
+		return err;
+	}
+	mm->frames++;
+	if (pa_out)
+		*pa_out = pa;
+	return 0;
+}
+
+int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
+{
+	struct vma *v = addr < mm->geo.task_size ? vma_find(mm, addr) : NULL;
+	struct pt_walk_result w;
+
+	if (!v)
+		return -EFAULT;
+	if (!vma_allows(v, access))
+		return -EACCES;
+	uint64_t page = addr & ~((uint64_t)PAGE_SIZE - 1);
+	pt_walk(mm->root, (uintptr_t)page, &w);
+	if (w.mapped) {
+		/* Present and allowed: a stale TLB entry raced us. */
+		arch_tlb_flush_page((uintptr_t)page);
+		return 0;
+	}
+	return mm_map_new_page(mm, page, v->prot, NULL);
+}
+
+/* The linear-map address of user byte va, faulting its page in; NULL if not accessible. */
+static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access)
+{
+	struct pt_walk_result w;
+
+	if (handle_mm_fault(mm, va, access))
+		return NULL;
+	pt_walk(mm->root, (uintptr_t)va, &w);
+	return w.mapped ? __va(w.pa) : NULL;
+}
+
+/* Copy in page-sized pieces: each piece lies in one page, so one translation serves it. */
+static int copy_user(struct mm *mm, uint64_t uaddr, void *kbuf, size_t len, bool to_user)
+{
+	uint8_t *k = kbuf;
+
+	if (uaddr + len < uaddr || uaddr + len > mm->geo.task_size)
+		return -EFAULT;
+	while (len) {
+		size_t in_page = PAGE_SIZE - (uaddr & (PAGE_SIZE - 1));
+		size_t n = MIN(len, in_page);
+		void *u = user_byte(mm, uaddr, to_user ? FAULT_WRITE : FAULT_READ);
+		if (!u)
+			return -EFAULT;
+		if (to_user)
+			memcpy(u, k, n);
+		else
+			memcpy(k, u, n);
+		uaddr += n;
+		k += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len)
+{
+	return copy_user(mm, src, dst, len, false);
+}
+
+int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len)
+{
+	return copy_user(mm, dst, (void *)src, len, true);
+}

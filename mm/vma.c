@@ -1,0 +1,308 @@
+/* VMAs: the list of what a process may touch, and the mmap/munmap/brk calls that edit it. The
+ * page tables follow lazily (mm/fault.c) except where exec fills pages eagerly. */
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <kernel.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <mm.h>
+#include <pgtable.h>
+#include <pmm.h>
+
+/* VMAs come from a fixed pool: the kernel has no general heap, and a fixed pool cannot grow,
+ * so a soak test that sees the same free count has seen every VMA come back. */
+#define VMA_POOL_SIZE (2 * MM_MAX_VMAS + 16)
+static struct vma vma_pool[VMA_POOL_SIZE];
+static struct vma *vma_free_list;
+static bool vma_pool_ready;
+
+static struct vma *vma_alloc(void)
+{
+	if (!vma_pool_ready) {
+		for (unsigned i = 0; i < VMA_POOL_SIZE; i++) {
+			vma_pool[i].next = vma_free_list;
+			vma_free_list = &vma_pool[i];
+		}
+		vma_pool_ready = true;
+	}
+	struct vma *v = vma_free_list;
+	if (v)
+		vma_free_list = v->next;
+	return v;
+}
+
+static void vma_release(struct vma *v)
+{
+	v->next = vma_free_list;
+	vma_free_list = v;
+}
+
+static uint64_t page_up(uint64_t x)
+{
+	return (x + PAGE_SIZE - 1) & ~((uint64_t)PAGE_SIZE - 1);
+}
+
+static bool page_aligned(uint64_t x)
+{
+	return (x & (PAGE_SIZE - 1)) == 0;
+}
+
+int mm_init(struct mm *mm, bool compat, unsigned asid)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->root = pt_alloc_table(0);
+	if (!mm->root)
+		return -ENOMEM;
+	arch_pt_init_user_root(__va(mm->root));
+	mm->compat = compat;
+	mm->asid = asid;
+	task_geometry(compat, &mm->geo);
+	return 0;
+}
+
+void mm_destroy(struct mm *mm)
+{
+	if (!mm->root)
+		return;
+	while (mm->vmas) {
+		struct vma *v = mm->vmas;
+		mm->vmas = v->next;
+		vma_release(v);
+	}
+	mm->nr_vmas = 0;
+	/* Leaves below TASK_SIZE are all this process's own frames. */
+	pt_free_tables(mm->root, TASK_SIZE, true, true);
+	arch_tlb_flush_all();
+	mm->root = 0;
+	mm->frames = 0;
+}
+
+struct vma *vma_find(struct mm *mm, uint64_t addr)
+{
+	for (struct vma *v = mm->vmas; v && v->start <= addr; v = v->next)
+		if (addr < v->end)
+			return v;
+	return NULL;
+}
+
+static bool range_free(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start)
+			return false;
+	return true;
+}
+
+int vma_insert(struct mm *mm, uint64_t start, uint64_t end, unsigned prot, enum vma_kind kind,
+	       uint64_t file_offset)
+{
+	struct vma **link = &mm->vmas;
+
+	if (start >= end || !range_free(mm, start, end))
+		return -EEXIST;
+	if (mm->nr_vmas >= MM_MAX_VMAS)
+		return -ENOMEM;
+	struct vma *v = vma_alloc();
+	if (!v)
+		return -ENOMEM;
+	v->start = start;
+	v->end = end;
+	v->prot = prot;
+	v->kind = kind;
+	v->file_offset = file_offset;
+	while (*link && (*link)->start < start)
+		link = &(*link)->next;
+	v->next = *link;
+	*link = v;
+	mm->nr_vmas++;
+	return 0;
+}
+
+/* The lowest address a mapping may start at (mmap_min_addr: the first page stays unmapped so
+ * NULL dereferences fault). */
+static uint64_t mmap_min_addr(void)
+{
+	return PAGE_SIZE;
+}
+
+/* Where a gap's usable top ends: below a stack VMA, the guard gap is kept free too. */
+static uint64_t gap_end_before(const struct mm *mm, const struct vma *next, uint64_t limit)
+{
+	uint64_t end = next ? next->start : limit;
+
+	if (next && next->kind == VMA_STACK)
+		end = end > mm->geo.guard_gap ? end - mm->geo.guard_gap : 0;
+	return MIN(end, limit);
+}
+
+/* Highest [addr, addr+len) inside [low, high) that touches no VMA. */
+static uint64_t unmapped_topdown(struct mm *mm, uint64_t len, uint64_t low, uint64_t high)
+{
+	uint64_t best = 0;
+	uint64_t prev_end = 0;
+
+	for (struct vma *v = mm->vmas;; v = v->next) {
+		uint64_t gap_lo = MAX(prev_end, low);
+		uint64_t gap_hi = gap_end_before(mm, v, high);
+		if (gap_hi > gap_lo && gap_hi - gap_lo >= len)
+			best = gap_hi - len;
+		if (!v || v->start >= high)
+			break;
+		prev_end = v->end;
+	}
+	return best;
+}
+
+/* Lowest [addr, addr+len) inside [low, high) that touches no VMA. */
+static uint64_t unmapped_bottomup(struct mm *mm, uint64_t len, uint64_t low, uint64_t high)
+{
+	uint64_t prev_end = 0;
+
+	for (struct vma *v = mm->vmas;; v = v->next) {
+		uint64_t gap_lo = MAX(prev_end, low);
+		uint64_t gap_hi = gap_end_before(mm, v, high);
+		if (gap_hi > gap_lo && gap_hi - gap_lo >= len)
+			return gap_lo;
+		if (!v || v->start >= high)
+			return 0;
+		prev_end = v->end;
+	}
+}
+
+uint64_t get_unmapped_area(struct mm *mm, uint64_t hint, uint64_t len)
+{
+	uint64_t task_size = mm->geo.task_size;
+
+	if (len == 0 || len > task_size - mmap_min_addr())
+		return 0;
+	if (hint) {
+		hint = page_up(hint);
+		if (hint >= mmap_min_addr() && hint <= task_size - len &&
+		    range_free(mm, hint, hint + len))
+			return hint;
+	}
+	if (mm->range.topdown) {
+		uint64_t a = unmapped_topdown(mm, len, mmap_min_addr(), mm->mmap_base);
+		if (a)
+			return a;
+		/* Like Linux: when the top-down area is full, retry bottom-up above
+		 * TASK_UNMAPPED_BASE up to the end of the task's address space. */
+		return unmapped_bottomup(mm, len, mm->geo.unmapped_base, task_size);
+	}
+	return unmapped_bottomup(mm, len, mm->mmap_base, task_size);
+}
+
+static unsigned prot_to_pt(unsigned long prot)
+{
+	return (prot & PROT_READ ? PT_R : 0) | (prot & PROT_WRITE ? PT_W | PT_R : 0) |
+	       (prot & PROT_EXEC ? PT_X : 0);
+}
+
+/* Cut [start, end) out of every VMA and unmap its pages. */
+static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
+{
+	struct vma **link = &mm->vmas;
+
+	while (*link) {
+		struct vma *v = *link;
+		if (v->end <= start) {
+			link = &v->next;
+			continue;
+		}
+		if (v->start >= end)
+			break;
+		if (v->start < start && v->end > end) { /* a hole in the middle: split */
+			struct vma *tail = vma_alloc();
+			if (!tail || mm->nr_vmas >= MM_MAX_VMAS) {
+				if (tail)
+					vma_release(tail);
+				return -ENOMEM;
+			}
+			*tail = *v;
+			tail->start = end;
+			tail->file_offset += end - v->start;
+			v->end = start;
+			v->next = tail;
+			mm->nr_vmas++;
+			break;
+		}
+		if (v->start < start) {
+			v->end = start;
+			link = &v->next;
+		} else if (v->end > end) {
+			v->file_offset += end - v->start;
+			v->start = end;
+			break;
+		} else {
+			*link = v->next;
+			vma_release(v);
+			mm->nr_vmas--;
+		}
+	}
+	mm->frames -= pt_unmap(mm->root, start, end - start, true);
+	return 0;
+}
+
+int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
+		unsigned long flags)
+{
+	uint64_t task_size = mm->geo.task_size;
+
+	if (len == 0 || (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -EBADF; /* no files here: every fd is closed */
+	if (!(flags & (MAP_SHARED | MAP_PRIVATE)))
+		return -EINVAL;
+	len = page_up(len);
+	if (len == 0 || len > task_size)
+		return -ENOMEM;
+	if (flags & MAP_FIXED) {
+		if (!page_aligned(addr))
+			return -EINVAL;
+		if (addr < mmap_min_addr() || addr > task_size - len)
+			return -ENOMEM;
+		int err = unmap_range(mm, addr, addr + len);
+		if (err)
+			return err;
+	} else {
+		addr = get_unmapped_area(mm, addr, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	int err = vma_insert(mm, addr, addr + len, prot_to_pt(prot), VMA_ANON, 0);
+	return err ? err : (int64_t)addr;
+}
+
+int do_munmap(struct mm *mm, uint64_t addr, uint64_t len)
+{
+	if (!page_aligned(addr) || len == 0 || addr >= mm->geo.task_size)
+		return -EINVAL;
+	len = page_up(len);
+	if (len == 0 || len > mm->geo.task_size - addr)
+		return -EINVAL;
+	return unmap_range(mm, addr, addr + len);
+}
+
+uint64_t do_brk(struct mm *mm, uint64_t newbrk)
+{
+	uint64_t old_end = page_up(mm->brk), new_end = page_up(newbrk);
+
+	if (newbrk < mm->start_brk || newbrk >= mm->geo.task_size)
+		return mm->brk;
+	if (new_end < old_end) {
+		if (unmap_range(mm, new_end, old_end))
+			return mm->brk;
+	} else if (new_end > old_end) {
+		if (!range_free(mm, old_end, new_end))
+			return mm->brk;
+		/* Grow the heap VMA (or create it: the first growth is where [heap] appears). */
+		struct vma *heap = old_end > mm->start_brk ? vma_find(mm, old_end - 1) : NULL;
+		if (heap && heap->kind == VMA_HEAP && heap->end == old_end)
+			heap->end = new_end;
+		else if (vma_insert(mm, old_end, new_end, PT_R | PT_W, VMA_HEAP, 0))
+			return mm->brk;
+	}
+	mm->brk = newbrk;
+	return mm->brk;
+}
