@@ -1,0 +1,616 @@
+/* lib/fdt.c: a blob shaped like QEMU virt's (built here by fdt_writer.c, no dtc needed) is read
+ * correctly, and corrupt blobs -- bad headers, truncation, unterminated names and strings,
+ * out-of-range offsets and lengths, unknown tokens, random damage -- give errors. Every blob
+ * lives in a malloc'd buffer of exactly its size, so AddressSanitizer turns any read outside
+ * it into a test failure. */
+#include "lib_under_test.h"
+#include "fdt_writer.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define OFF_STRUCT 56 /* where fdtw_finish puts the structure block */
+
+static const char bootargs[] = "console=ttyAMA0 rng.seed=7 sysctl.vm.mmap_rnd_bits=24";
+
+/* Offsets (in the structure block) of a few tokens the corruption tests patch. */
+struct layout {
+	size_t bootargs_prop;
+	size_t psci_node;
+	size_t compatible_prop_psci;
+};
+
+static uint8_t *build_virt(size_t *size, struct layout *lay)
+{
+	static struct fdtw w;
+	uint8_t seed[32];
+	const uint32_t kaslr[2] = { 0x12345678, 0x9abcdef0 };
+	const uint32_t mem_reg[4] = { 0, 0x40000000, 0, 0x08000000 };
+	const uint32_t mem2_reg[4] = { 0x1, 0x00000000, 0, 0x10000000 };
+	const uint32_t uart_reg[4] = { 0, 0x09000000, 0, 0x1000 };
+	static const char uart_compat[] = "arm,pl011\0arm,primecell";
+	static const char psci_compat[] = "arm,psci-1.0\0arm,psci-0.2\0arm,psci";
+	struct layout dummy;
+
+	if (!lay)
+		lay = &dummy;
+	for (int i = 0; i < 32; i++)
+		seed[i] = (uint8_t)(0xa0 + i);
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_prop_u32(&w, "#address-cells", 2);
+	fdtw_prop_u32(&w, "#size-cells", 2);
+	fdtw_prop_str(&w, "compatible", "linux,dummy-virt");
+	fdtw_nop(&w);
+	fdtw_begin_node(&w, "chosen");
+	lay->bootargs_prop = w.struct_len;
+	fdtw_prop_str(&w, "bootargs", bootargs);
+	fdtw_prop(&w, "rng-seed", seed, sizeof(seed));
+	fdtw_prop_cells(&w, "kaslr-seed", kaslr, 2);
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "memory@40000000");
+	fdtw_prop_str(&w, "device_type", "memory");
+	fdtw_prop_cells(&w, "reg", mem_reg, 4);
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "pl011@9000000");
+	fdtw_prop(&w, "compatible", uart_compat, sizeof(uart_compat));
+	fdtw_prop_cells(&w, "reg", uart_reg, 4);
+	fdtw_end_node(&w);
+	lay->psci_node = w.struct_len;
+	fdtw_begin_node(&w, "psci");
+	lay->compatible_prop_psci = w.struct_len;
+	fdtw_prop(&w, "compatible", psci_compat, sizeof(psci_compat));
+	fdtw_prop_str(&w, "method", "hvc");
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "cpus");
+	fdtw_prop_u32(&w, "#address-cells", 1);
+	fdtw_prop_u32(&w, "#size-cells", 0);
+	fdtw_begin_node(&w, "cpu@0");
+	fdtw_prop_u32(&w, "reg", 0);
+	fdtw_end_node(&w);
+	fdtw_nop(&w);
+	fdtw_begin_node(&w, "cpu@1");
+	fdtw_prop_u32(&w, "reg", 1);
+	fdtw_end_node(&w);
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "memory@100000000");
+	fdtw_prop_str(&w, "device_type", "memory");
+	fdtw_prop_cells(&w, "reg", mem2_reg, 4);
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "flags");
+	fdtw_prop(&w, "empty", NULL, 0);
+	fdtw_prop_str(&w, "compatible", "rndbits,last");
+	fdtw_end_node(&w);
+	fdtw_end_node(&w);
+	return fdtw_finish(&w, size);
+}
+
+static const char *const root_children[] = {
+	"chosen", "memory@40000000", "pl011@9000000", "psci", "cpus", "memory@100000000", "flags",
+};
+
+static void test_good_blob(void **state)
+{
+	size_t size;
+	uint8_t *fdt = build_virt(&size, NULL);
+	const uint8_t *end = fdt + size;
+	int len, node, child, n;
+	const char *s;
+	const uint8_t *p;
+
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_int_equal(fdt_check(fdt, size + 100), 0);
+	assert_int_equal(fdt_totalsize(fdt), size);
+
+	/* Paths. */
+	assert_int_equal(fdt_path_offset(fdt, "/"), 0);
+	assert_int_equal(fdt_path_offset(fdt, "//"), 0);
+	node = fdt_path_offset(fdt, "/chosen");
+	assert_true(node > 0);
+	assert_int_equal(fdt_path_offset(fdt, "/chosen/"), node);
+	assert_int_equal(fdt_path_offset(fdt, "//chosen"), node);
+	assert_string_equal(fdt_node_name(fdt, node), "chosen");
+	assert_string_equal(fdt_node_name(fdt, 0), "");
+	assert_string_equal(fdt_node_name(fdt, fdt_path_offset(fdt, "/memory")), "memory@40000000");
+	assert_int_equal(fdt_path_offset(fdt, "/memory@40000000"), fdt_path_offset(fdt, "/memory"));
+	assert_string_equal(fdt_node_name(fdt, fdt_path_offset(fdt, "/memory@100000000")),
+			    "memory@100000000");
+	assert_int_equal(fdt_path_offset(fdt, "/memory@50000000"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/memory@4"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/mem"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/chosenx"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "chosen"), -1);
+	assert_int_equal(fdt_path_offset(fdt, ""), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/nosuch"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/chosen/nosuch"), -1);
+	assert_string_equal(fdt_node_name(fdt, fdt_path_offset(fdt, "/cpus/cpu@1")), "cpu@1");
+	assert_string_equal(fdt_node_name(fdt, fdt_path_offset(fdt, "/cpus/cpu")), "cpu@0");
+	/* A grandchild is not a child. */
+	assert_int_equal(fdt_path_offset(fdt, "/cpu@0"), -1);
+
+	/* Properties. */
+	s = fdt_getprop(fdt, node, "bootargs", &len);
+	assert_non_null(s);
+	assert_int_equal(len, sizeof(bootargs));
+	assert_string_equal(s, bootargs);
+	p = fdt_getprop(fdt, node, "rng-seed", &len);
+	assert_int_equal(len, 32);
+	assert_true(p > fdt && p + 32 <= end);
+	for (int i = 0; i < 32; i++)
+		assert_int_equal(p[i], 0xa0 + i);
+	p = fdt_getprop(fdt, node, "kaslr-seed", &len);
+	assert_int_equal(len, 8);
+	assert_int_equal(fdt_read_cells(p, 2), 0x123456789abcdef0ULL);
+	assert_int_equal(fdt_read_cells(p, 1), 0x12345678);
+	assert_int_equal(fdt_read_cells(p, 0), 0);
+	assert_null(fdt_getprop(fdt, node, "bootarg", &len));
+	assert_int_equal(len, -1);
+	assert_null(fdt_getprop(fdt, node, "bootargsx", NULL));
+	/* A child's property is not the parent's. */
+	assert_null(fdt_getprop(fdt, 0, "bootargs", &len));
+	assert_null(fdt_getprop(fdt, 0, "reg", &len));
+	p = fdt_getprop(fdt, fdt_path_offset(fdt, "/memory"), "reg", &len);
+	assert_int_equal(len, 16);
+	assert_int_equal(fdt_read_cells(p, 2), 0x40000000);
+	assert_int_equal(fdt_read_cells(p + 8, 2), 0x08000000);
+	p = fdt_getprop(fdt, fdt_path_offset(fdt, "/memory@100000000"), "reg", &len);
+	assert_int_equal(fdt_read_cells(p, 2), 0x100000000ULL);
+	assert_non_null(fdt_getprop(fdt, fdt_path_offset(fdt, "/flags"), "empty", &len));
+	assert_int_equal(len, 0);
+
+	/* Children, in order, skipping NOPs. */
+	n = 0;
+	for (child = fdt_next_child(fdt, 0, -1); child >= 0; child = fdt_next_child(fdt, 0, child)) {
+		assert_true(n < (int)ARRAY_SIZE(root_children));
+		assert_string_equal(fdt_node_name(fdt, child), root_children[n]);
+		n++;
+	}
+	assert_int_equal(n, ARRAY_SIZE(root_children));
+	node = fdt_path_offset(fdt, "/cpus");
+	child = fdt_next_child(fdt, node, -1);
+	assert_string_equal(fdt_node_name(fdt, child), "cpu@0");
+	child = fdt_next_child(fdt, node, child);
+	assert_string_equal(fdt_node_name(fdt, child), "cpu@1");
+	assert_int_equal(fdt_next_child(fdt, node, child), -1);
+	assert_int_equal(fdt_next_child(fdt, child, -1), -1);
+
+	/* compatible lists: any entry matches, prefixes do not. */
+	assert_int_equal(fdt_find_compatible(fdt, "arm,pl011"), fdt_path_offset(fdt, "/pl011"));
+	assert_int_equal(fdt_find_compatible(fdt, "arm,primecell"), fdt_path_offset(fdt, "/pl011"));
+	assert_int_equal(fdt_find_compatible(fdt, "arm,psci-0.2"), fdt_path_offset(fdt, "/psci"));
+	assert_int_equal(fdt_find_compatible(fdt, "arm,psci"), fdt_path_offset(fdt, "/psci"));
+	assert_int_equal(fdt_find_compatible(fdt, "linux,dummy-virt"), 0);
+	assert_int_equal(fdt_find_compatible(fdt, "rndbits,last"), fdt_path_offset(fdt, "/flags"));
+	assert_int_equal(fdt_find_compatible(fdt, "arm,pl01"), -1);
+	assert_int_equal(fdt_find_compatible(fdt, "arm,psci-1"), -1);
+	assert_int_equal(fdt_find_compatible(fdt, ""), -1);
+
+	/* Cells. */
+	assert_int_equal(fdt_address_cells(fdt, 0), 2);
+	assert_int_equal(fdt_size_cells(fdt, 0), 2);
+	node = fdt_path_offset(fdt, "/cpus");
+	assert_int_equal(fdt_address_cells(fdt, node), 1);
+	assert_int_equal(fdt_size_cells(fdt, node), 0);
+	node = fdt_path_offset(fdt, "/chosen");
+	assert_int_equal(fdt_address_cells(fdt, node), 2); /* spec defaults */
+	assert_int_equal(fdt_size_cells(fdt, node), 1);
+
+	/* Offsets that are not nodes. */
+	assert_null(fdt_node_name(fdt, -1));
+	assert_null(fdt_node_name(fdt, 1));
+	assert_null(fdt_node_name(fdt, 4)); /* a property token */
+	assert_null(fdt_node_name(fdt, INT_MAX));
+	assert_null(fdt_node_name(fdt, (int)size));
+	assert_int_equal(fdt_next_child(fdt, -5, -1), -1);
+	assert_int_equal(fdt_next_child(fdt, 0, 3), -1);
+	assert_int_equal(fdt_next_child(fdt, 0, INT_MAX), -1);
+	assert_null(fdt_getprop(fdt, INT_MAX, "reg", &len));
+	assert_int_equal(len, -1);
+	free(fdt);
+}
+
+/* Read everything reachable, the way boot code would; the results only have to be safe. */
+static void walk(const void *fdt, int node, int depth)
+{
+	int len, child;
+	const uint8_t *p;
+
+	if (depth > 16)
+		return;
+	(void)fdt_node_name(fdt, node);
+	p = fdt_getprop(fdt, node, "reg", &len);
+	if (p && len >= 8)
+		(void)fdt_read_cells(p, 2);
+	(void)fdt_getprop(fdt, node, "compatible", &len);
+	(void)fdt_getprop(fdt, node, "bootargs", &len);
+	(void)fdt_address_cells(fdt, node);
+	(void)fdt_size_cells(fdt, node);
+	for (child = fdt_next_child(fdt, node, -1); child >= 0; child = fdt_next_child(fdt, node, child))
+		walk(fdt, child, depth + 1);
+}
+
+static void exercise(const void *fdt)
+{
+	static const char *const paths[] = { "/", "/chosen", "/memory", "/cpus/cpu@1", "/psci",
+					     "/flags", "/nosuch/x" };
+
+	walk(fdt, 0, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		int node = fdt_path_offset(fdt, paths[i]);
+		if (node >= 0)
+			walk(fdt, node, 8);
+	}
+	(void)fdt_find_compatible(fdt, "arm,pl011");
+	(void)fdt_find_compatible(fdt, "nosuch");
+}
+
+static uint8_t *copy_of(const uint8_t *src, size_t n)
+{
+	uint8_t *b = malloc(n ? n : 1);
+
+	assert_non_null(b);
+	memcpy(b, src, n);
+	return b;
+}
+
+static void test_exercise_good(void **state)
+{
+	size_t size;
+	uint8_t *fdt = build_virt(&size, NULL);
+
+	exercise(fdt);
+	/* Every offset, node or not: never a wild read. */
+	for (int off = -8; off < (int)size + 8; off++) {
+		int len;
+		(void)fdt_node_name(fdt, off);
+		(void)fdt_getprop(fdt, off, "reg", &len);
+		(void)fdt_next_child(fdt, off, -1);
+		(void)fdt_next_child(fdt, 0, off);
+	}
+	free(fdt);
+}
+
+struct header_patch {
+	const char *what;
+	unsigned field;
+	int64_t value; /* absolute; or relative to the original when rel is set */
+	bool rel;
+	/* Only fdt_check, which knows the buffer's real size, can tell this one. */
+	bool buffer_only;
+};
+
+static void test_bad_headers(void **state)
+{
+	static const struct header_patch patches[] = {
+		{ "bad magic", FDTW_MAGIC, 0xd00dfeee, false },
+		{ "byte-swapped magic", FDTW_MAGIC, 0xedfe0dd0, false },
+		{ "totalsize beyond the buffer", FDTW_TOTALSIZE, 1, true, true },
+		{ "totalsize 4 GiB - 1", FDTW_TOTALSIZE, 0xffffffff, false, true },
+		{ "totalsize smaller than the header", FDTW_TOTALSIZE, 39, false },
+		{ "totalsize cuts the strings block", FDTW_TOTALSIZE, -1, true },
+		{ "version 15", FDTW_VERSION, 15, false },
+		{ "last compatible version 18", FDTW_LAST_COMP, 18, false },
+		{ "structure block outside totalsize", FDTW_OFF_STRUCT, 0x10000, false },
+		{ "structure block overlapping the header", FDTW_OFF_STRUCT, 0, false },
+		{ "structure block misaligned", FDTW_OFF_STRUCT, 2, true },
+		{ "structure size past the end", FDTW_SIZE_STRUCT, 0x1000, true },
+		{ "structure size wrapping", FDTW_SIZE_STRUCT, 0xfffffff0, false },
+		{ "strings block outside totalsize", FDTW_OFF_STRINGS, 0x10000, false },
+		{ "strings block at 4 GiB - 1", FDTW_OFF_STRINGS, 0xffffffff, false },
+		{ "strings size past the end", FDTW_SIZE_STRINGS, 1, true },
+		{ "strings size wrapping", FDTW_SIZE_STRINGS, 0xffffffff, false },
+		{ "reservation block outside totalsize", FDTW_OFF_RSVMAP, 0x10000, false },
+		{ "reservation block inside the header", FDTW_OFF_RSVMAP, 8, false },
+	};
+	size_t size;
+	uint8_t *good = build_virt(&size, NULL);
+
+	assert_int_equal(fdt_check(NULL, 1000), -1);
+	assert_int_equal(fdt_check(good, 0), -1);
+	assert_int_equal(fdt_check(good, 39), -1);
+	assert_int_equal(fdt_check(good, size - 1), -1);
+
+	for (size_t i = 0; i < ARRAY_SIZE(patches); i++) {
+		uint8_t *fdt = copy_of(good, size);
+		const struct header_patch *hp = &patches[i];
+		uint32_t v = hp->rel ? (uint32_t)(fdtw_get_be32(fdt + hp->field) + hp->value)
+				     : (uint32_t)hp->value;
+
+		fdtw_put_be32(fdt + hp->field, v);
+		if (fdt_check(fdt, size) != -1)
+			fail_msg("%s: fdt_check accepted it", hp->what);
+		/* The accessors re-check the header against its totalsize and refuse too. */
+		if (!hp->buffer_only) {
+			assert_int_equal(fdt_path_offset(fdt, "/chosen"), -1);
+			assert_int_equal(fdt_find_compatible(fdt, "arm,pl011"), -1);
+		}
+		free(fdt);
+	}
+	free(good);
+}
+
+/* Every prefix of the blob in a buffer of exactly that size: fdt_check refuses all of them;
+ * and with the header rewritten to claim only what is there, the accessors stay inside it. */
+static void test_truncated(void **state)
+{
+	size_t size;
+	struct layout lay;
+	uint8_t *good = build_virt(&size, &lay);
+	uint32_t off_strings = fdtw_get_be32(good + FDTW_OFF_STRINGS);
+
+	for (size_t len = 0; len < size; len++) {
+		uint8_t *fdt = copy_of(good, len);
+
+		if (fdt_check(fdt, len) != -1)
+			fail_msg("truncated to %zu of %zu bytes: fdt_check accepted it", len, size);
+		if (len >= 40 && len >= OFF_STRUCT) {
+			/* A consistent header describing the cut blob: blocks clipped to len. */
+			uint32_t sstruct = (uint32_t)MIN(fdtw_get_be32(good + FDTW_SIZE_STRUCT),
+							 len - OFF_STRUCT);
+			uint32_t sstrings = len > off_strings ? (uint32_t)(len - off_strings) : 0;
+			uint32_t ostrings = len > off_strings ? off_strings : (uint32_t)len;
+
+			fdtw_put_be32(fdt + FDTW_TOTALSIZE, (uint32_t)len);
+			fdtw_put_be32(fdt + FDTW_SIZE_STRUCT, sstruct);
+			fdtw_put_be32(fdt + FDTW_OFF_STRINGS, ostrings);
+			fdtw_put_be32(fdt + FDTW_SIZE_STRINGS, sstrings);
+			assert_int_equal(fdt_check(fdt, len), 0);
+			exercise(fdt);
+			/* The last node's compatible sits at the end of the structure block and
+			 * its name at the end of the strings block: any cut loses it. */
+			assert_int_equal(fdt_find_compatible(fdt, "rndbits,last"), -1);
+			/* A node whose header was cut cannot be found. */
+			if (len < OFF_STRUCT + lay.psci_node + 12)
+				assert_int_equal(fdt_path_offset(fdt, "/psci"), -1);
+		}
+		free(fdt);
+	}
+	/* Only the structure block clipped (strings intact): every cut before the last node's
+	 * "compatible" loses it, and nothing reads past the clipped block. */
+	uint32_t struct_size = fdtw_get_be32(good + FDTW_SIZE_STRUCT);
+	for (uint32_t k = 0; k < struct_size; k++) {
+		uint8_t *fdt = copy_of(good, size);
+
+		fdtw_put_be32(fdt + FDTW_SIZE_STRUCT, k);
+		assert_int_equal(fdt_check(fdt, size), 0);
+		exercise(fdt);
+		/* That property needs its 12-byte header and 13 bytes of value (its padding may
+		 * fall outside); after it come 12 bytes of END_NODE, END_NODE, END. */
+		if (k < struct_size - 15)
+			assert_int_equal(fdt_find_compatible(fdt, "rndbits,last"), -1);
+		else if (k >= struct_size - 12)
+			assert_true(fdt_find_compatible(fdt, "rndbits,last") > 0);
+		free(fdt);
+	}
+	free(good);
+}
+
+/* Patch a 32-bit word of the structure block and check that the named lookup now fails. */
+static uint8_t *patched(const uint8_t *good, size_t size, size_t struct_off, uint32_t v)
+{
+	uint8_t *fdt = copy_of(good, size);
+
+	fdtw_put_be32(fdt + OFF_STRUCT + struct_off, v);
+	assert_int_equal(fdt_check(fdt, size), 0); /* the header is still fine */
+	return fdt;
+}
+
+static void test_bad_properties(void **state)
+{
+	size_t size;
+	struct layout lay;
+	uint8_t *good = build_virt(&size, &lay);
+	uint32_t strings_size = fdtw_get_be32(good + FDTW_SIZE_STRINGS);
+	uint32_t struct_size = fdtw_get_be32(good + FDTW_SIZE_STRUCT);
+	const uint32_t bad_lengths[] = { 0xffffffff, 0xfffffff0, 0x80000000, struct_size,
+					 struct_size - (uint32_t)lay.bootargs_prop - 11 };
+	const uint32_t bad_nameoffs[] = { strings_size, strings_size + 100, 0xffffffff, 0x80000000 };
+	uint8_t *fdt;
+	int len, chosen = fdt_path_offset(good, "/chosen");
+
+	assert_true(chosen > 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_lengths); i++) {
+		fdt = patched(good, size, lay.bootargs_prop + 4, bad_lengths[i]);
+		assert_null(fdt_getprop(fdt, chosen, "bootargs", &len));
+		assert_int_equal(len, -1);
+		assert_null(fdt_getprop(fdt, chosen, "kaslr-seed", &len));
+		/* The walk cannot get past the broken property. */
+		assert_int_equal(fdt_path_offset(fdt, "/memory"), -1);
+		assert_int_equal(fdt_find_compatible(fdt, "arm,pl011"), -1);
+		exercise(fdt);
+		free(fdt);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad_nameoffs); i++) {
+		fdt = patched(good, size, lay.bootargs_prop + 8, bad_nameoffs[i]);
+		assert_null(fdt_getprop(fdt, chosen, "bootargs", &len));
+		assert_null(fdt_getprop(fdt, chosen, "rng-seed", &len));
+		exercise(fdt);
+		free(fdt);
+	}
+	/* An unknown token where a property was. */
+	fdt = patched(good, size, lay.bootargs_prop, 7);
+	assert_null(fdt_getprop(fdt, chosen, "bootargs", &len));
+	assert_int_equal(fdt_next_child(fdt, 0, chosen), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/psci"), -1);
+	exercise(fdt);
+	free(fdt);
+	/* FDT_END where a node begins. */
+	fdt = patched(good, size, lay.psci_node, 9);
+	assert_int_equal(fdt_path_offset(fdt, "/psci"), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/cpus"), -1);
+	exercise(fdt);
+	free(fdt);
+	free(good);
+}
+
+/* A node name that runs to the end of the structure block without its NUL. */
+static void test_unterminated_node_name(void **state)
+{
+	struct fdtw w;
+	size_t size, child_off;
+	uint8_t *fdt;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_prop_u32(&w, "#address-cells", 1);
+	child_off = w.struct_len;
+	fdtw_raw_u32(&w, 1);
+	fdtw_raw_u32(&w, 0x61626364); /* "abcd", no NUL */
+	fdt = fdtw_finish(&w, &size);
+	/* Clip the structure block right after "abcd" (drop the FDT_END the writer added). */
+	fdtw_put_be32(fdt + FDTW_SIZE_STRUCT, fdtw_get_be32(fdt + FDTW_SIZE_STRUCT) - 4);
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_null(fdt_node_name(fdt, (int)child_off));
+	assert_int_equal(fdt_next_child(fdt, 0, -1), -1);
+	assert_int_equal(fdt_path_offset(fdt, "/abcd"), -1);
+	assert_int_equal(fdt_find_compatible(fdt, "x"), -1);
+	exercise(fdt);
+	free(fdt);
+
+	/* The root's own name unterminated. */
+	fdtw_init(&w);
+	fdtw_raw_u32(&w, 1);
+	fdtw_raw_u32(&w, 0x2f2f2f2f);
+	fdt = fdtw_finish(&w, &size);
+	fdtw_put_be32(fdt + FDTW_SIZE_STRUCT, 8);
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_null(fdt_node_name(fdt, 0));
+	assert_int_equal(fdt_path_offset(fdt, "/"), -1);
+	assert_int_equal(fdt_address_cells(fdt, 0), 2);
+	exercise(fdt);
+	free(fdt);
+}
+
+/* A property name whose string lacks its NUL at the end of the strings block. */
+static void test_unterminated_string(void **state)
+{
+	struct fdtw w;
+	size_t size;
+	uint8_t *fdt;
+	int len;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_prop_u32(&w, "first", 1);
+	fdtw_prop_u32(&w, "zzzz", 2);
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	assert_non_null(fdt_getprop(fdt, 0, "zzzz", &len));
+	/* Cut the last string's NUL out of the strings block. */
+	fdtw_put_be32(fdt + FDTW_SIZE_STRINGS, fdtw_get_be32(fdt + FDTW_SIZE_STRINGS) - 1);
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_null(fdt_getprop(fdt, 0, "zzzz", &len));
+	assert_int_equal(len, -1);
+	assert_null(fdt_getprop(fdt, 0, "zzz", &len));
+	assert_non_null(fdt_getprop(fdt, 0, "first", &len)); /* before the broken one: fine */
+	exercise(fdt);
+	free(fdt);
+}
+
+/* An unterminated compatible list must not be read past its length. */
+static void test_unterminated_compatible(void **state)
+{
+	struct fdtw w;
+	size_t size;
+	uint8_t *fdt;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "dev");
+	fdtw_prop(&w, "compatible", "abc\0def", 7); /* "def" without its NUL */
+	fdtw_end_node(&w);
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	assert_int_equal(fdt_find_compatible(fdt, "abc"), fdt_path_offset(fdt, "/dev"));
+	assert_int_equal(fdt_find_compatible(fdt, "def"), -1);
+	assert_int_equal(fdt_find_compatible(fdt, "de"), -1);
+	free(fdt);
+}
+
+/* Deep nesting and unclosed nodes: iterative walks, no recursion limits, clean ends. */
+static void test_deep_and_unclosed(void **state)
+{
+	static struct fdtw w;
+	char path[4096] = "";
+	size_t size;
+	uint8_t *fdt;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	for (int i = 0; i < 500; i++) {
+		fdtw_begin_node(&w, "n");
+		if (i < 100)
+			strcat(path, "/n");
+	}
+	fdtw_prop_str(&w, "compatible", "deep");
+	/* No END_NODEs at all: the blob ends with FDT_END inside 501 open nodes. */
+	fdt = fdtw_finish(&w, &size);
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_true(fdt_path_offset(fdt, path) > 0);
+	assert_true(fdt_find_compatible(fdt, "deep") > 0);
+	/* Skipping an unclosed node to find its next sibling fails cleanly. */
+	int first = fdt_next_child(fdt, 0, -1);
+	assert_true(first > 0);
+	assert_int_equal(fdt_next_child(fdt, 0, first), -1);
+	exercise(fdt);
+	free(fdt);
+}
+
+/* Random damage: flipped bytes anywhere (header included), then whatever fdt_check accepts is
+ * walked completely. Deterministic (xorshift), 20000 blobs. */
+static void test_random_corruption(void **state)
+{
+	size_t size;
+	uint8_t *good = build_virt(&size, NULL);
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned accepted = 0;
+
+	for (int iter = 0; iter < 20000; iter++) {
+		uint8_t *fdt = copy_of(good, size);
+		int flips = 1 + iter % 4;
+
+		for (int f = 0; f < flips; f++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			size_t pos = (size_t)(x % size);
+			/* Favour values that make interesting lengths and offsets. */
+			static const uint8_t vals[] = { 0x00, 0xff, 0x7f, 0x80, 0x01, 0x09, 0x03, 0x04 };
+			fdt[pos] = (x >> 40) & 1 ? vals[(x >> 41) % ARRAY_SIZE(vals)] : (uint8_t)(x >> 48);
+		}
+		if (fdt_check(fdt, size) == 0) {
+			accepted++;
+			exercise(fdt);
+		}
+		free(fdt);
+	}
+	/* Most single-byte damage lands in the structure or strings blocks and passes the
+	 * header check; make sure the walks were really exercised. */
+	assert_true(accepted > 10000);
+	free(good);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_blob),
+		cmocka_unit_test(test_exercise_good),
+		cmocka_unit_test(test_bad_headers),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_bad_properties),
+		cmocka_unit_test(test_unterminated_node_name),
+		cmocka_unit_test(test_unterminated_string),
+		cmocka_unit_test(test_unterminated_compatible),
+		cmocka_unit_test(test_deep_and_unclosed),
+		cmocka_unit_test(test_random_corruption),
+	};
+
+	return cmocka_run_group_tests_name("fdt", tests, NULL, NULL);
+}

@@ -1,0 +1,464 @@
+/* mm/pmm.c on host memory (fake/asm/memory.h): two RAM regions with a hole between them and
+ * an unaligned edge, reserved ranges with partial pages. Holes and reserved bytes are poisoned
+ * for AddressSanitizer, so handing out (and zeroing) a frame that is not free RAM aborts the
+ * test. Checks: exact counts, order-n alignment, no frame handed out twice, reserved ranges
+ * never handed out, exhaustion returns 0, freeing restores the counts, double frees panic. */
+#include "lib_under_test.h"
+
+#include <boot.h>
+#include <kernel.h>
+#include <pmm.h>
+
+#include <sanitizer/asan_interface.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define PAGE ((uint64_t)1 << CONFIG_PAGE_SHIFT)
+
+uint8_t *host_ram;
+phys_addr_t host_ram_pa;
+uint64_t host_ram_size;
+
+void *host_fake_va(phys_addr_t pa)
+{
+	if (pa < host_ram_pa || pa > host_ram_pa + host_ram_size)
+		fail_msg("__va(%#llx): not inside the fake RAM [%#llx, %#llx)", (unsigned long long)pa,
+			 (unsigned long long)host_ram_pa,
+			 (unsigned long long)(host_ram_pa + host_ram_size));
+	return host_ram + (pa - host_ram_pa);
+}
+
+/* --- kernel services pmm.c uses ------------------------------------------------------------ */
+
+static jmp_buf panic_jmp;
+static bool panic_expected;
+static char panic_message[256];
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(panic_message, sizeof(panic_message), fmt, ap);
+	va_end(ap);
+	if (panic_expected) {
+		panic_expected = false;
+		longjmp(panic_jmp, 1);
+	}
+	fail_msg("unexpected panic: %s", panic_message);
+	abort();
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	return vprintf(fmt, ap);
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+#define EXPECT_PANIC(stmt)                                                         \
+	do {                                                                       \
+		panic_expected = true;                                             \
+		if (setjmp(panic_jmp) == 0) {                                      \
+			stmt;                                                      \
+			fail_msg("%s did not panic", #stmt);                       \
+		}                                                                  \
+		panic_expected = false;                                            \
+	} while (0)
+
+/* --- the fake machine ---------------------------------------------------------------------- */
+
+/* Physical layout, in pages from RAM_PA (the fake RAM block covers all of it):
+ *   region 0  [0, 40) pages
+ *   hole      [40, 48)
+ *   region 1  [48, 48 + 72) pages plus half a page, starting half a page in: its first and
+ *             last partial frames are not usable
+ * reserved: the "kernel" from page 2 to page 9 plus 100 bytes (frames 2..9), a "DTB" of 3000
+ * bytes in the middle of page 60, and a range that straddles frames 70 and 71. */
+#define RAM_PA ((phys_addr_t)0x40000000)
+#define SPAN_PAGES 121
+
+static struct boot_info bi;
+static uint64_t expected_total, expected_reserved;
+/* Frames the allocator hands out right after pmm_init (learnt by exhausting it once). */
+static bool allocatable[SPAN_PAGES];
+
+static bool frame_is_ram(uint64_t f)
+{
+	phys_addr_t pa = RAM_PA + f * PAGE;
+
+	for (unsigned i = 0; i < bi.nr_ram; i++)
+		if (pa >= bi.ram[i].base && pa + PAGE <= bi.ram[i].base + bi.ram[i].size)
+			return true;
+	return false;
+}
+
+static bool frame_is_reserved(uint64_t f)
+{
+	phys_addr_t pa = RAM_PA + f * PAGE;
+
+	for (unsigned i = 0; i < bi.nr_reserved; i++)
+		if (pa < bi.reserved[i].base + bi.reserved[i].size && bi.reserved[i].base < pa + PAGE)
+			return true;
+	return false;
+}
+
+static void poison_pa(phys_addr_t pa, uint64_t len)
+{
+	ASAN_POISON_MEMORY_REGION(host_ram + (pa - RAM_PA), len);
+}
+
+static void learn_allocatable(void)
+{
+	phys_addr_t got[SPAN_PAGES], pa;
+	unsigned n = 0;
+
+	memset(allocatable, 0, sizeof(allocatable));
+	while ((pa = pmm_alloc_page()) != 0) {
+		assert_true(n < SPAN_PAGES && pa >= RAM_PA && (pa - RAM_PA) / PAGE < SPAN_PAGES);
+		got[n++] = pa;
+		allocatable[(pa - RAM_PA) / PAGE] = true;
+	}
+	while (n)
+		pmm_free_page(got[--n]);
+}
+
+static int setup(void **state)
+{
+	host_ram_size = SPAN_PAGES * PAGE;
+	host_ram_pa = RAM_PA;
+	host_ram = aligned_alloc(PAGE, host_ram_size);
+	assert_non_null(host_ram);
+	memset(host_ram, 0xcc, host_ram_size);
+
+	memset(&bi, 0, sizeof(bi));
+	bi.ram[0] = (struct mem_region){ RAM_PA, 40 * PAGE };
+	bi.ram[1] = (struct mem_region){ RAM_PA + 48 * PAGE + PAGE / 2, 72 * PAGE };
+	bi.nr_ram = 2;
+	bi.reserved[0] = (struct mem_region){ RAM_PA + 2 * PAGE, 7 * PAGE + 100 };
+	bi.reserved[1] = (struct mem_region){ RAM_PA + 60 * PAGE + PAGE / 4, 3000 };
+	bi.reserved[2] = (struct mem_region){ RAM_PA + 71 * PAGE - 64, 128 };
+	bi.nr_reserved = 3;
+
+	expected_total = expected_reserved = 0;
+	for (uint64_t f = 0; f < SPAN_PAGES; f++) {
+		if (!frame_is_ram(f))
+			continue;
+		expected_total++;
+		if (frame_is_reserved(f))
+			expected_reserved++;
+	}
+	/* 40 + 71 whole frames (region 1 loses half a page at each end). */
+	assert_int_equal(expected_total, 40 + 71);
+	assert_int_equal(expected_reserved, 8 + 1 + 2);
+
+	/* What is not free RAM must never be touched by the allocator's users. */
+	poison_pa(RAM_PA + 40 * PAGE, 8 * PAGE + PAGE / 2);             /* the hole */
+	poison_pa(RAM_PA + 120 * PAGE + PAGE / 2, PAGE / 2);            /* after region 1 */
+	for (unsigned i = 0; i < bi.nr_reserved; i++)
+		poison_pa(bi.reserved[i].base, bi.reserved[i].size);
+
+	pmm_init(&bi);
+	learn_allocatable();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	ASAN_UNPOISON_MEMORY_REGION(host_ram, host_ram_size);
+	free(host_ram);
+	host_ram = NULL;
+	return 0;
+}
+
+/* Frames the bitmap takes: one bit per frame of the span, whole pages. */
+static uint64_t bitmap_frames(void)
+{
+	uint64_t bytes = (SPAN_PAGES + 63) / 64 * 8;
+
+	return (bytes + PAGE - 1) / PAGE;
+}
+
+static struct pmm_stats stats(void)
+{
+	struct pmm_stats st;
+
+	memset(&st, 0xa5, sizeof(st));
+	pmm_get_stats(&st);
+	assert_int_equal(st.used + st.free, st.total);
+	return st;
+}
+
+/* Check an allocation of 2^order frames at pa: aligned, whole inside one RAM region, no
+ * reserved frame, not already handed out (owner[]), zeroed; then mark and scribble on it. */
+static void check_and_claim(phys_addr_t pa, unsigned order, uint8_t *owner)
+{
+	uint64_t n = (uint64_t)1 << order;
+	uint64_t first;
+
+	assert_true(pa != 0);
+	if (pa & ((PAGE << order) - 1))
+		fail_msg("order %u block at %#llx is not aligned to %#llx", order,
+			 (unsigned long long)pa, (unsigned long long)(PAGE << order));
+	assert_true(pa >= RAM_PA && pa + n * PAGE <= RAM_PA + SPAN_PAGES * PAGE);
+	first = (pa - RAM_PA) / PAGE;
+	for (uint64_t f = first; f < first + n; f++) {
+		if (!frame_is_ram(f))
+			fail_msg("frame %llu handed out but is not RAM", (unsigned long long)f);
+		if (frame_is_reserved(f))
+			fail_msg("frame %llu handed out but is reserved", (unsigned long long)f);
+		if (owner[f])
+			fail_msg("frame %llu handed out twice", (unsigned long long)f);
+		owner[f] = 1;
+		for (uint64_t b = 0; b < PAGE; b++)
+			if (host_ram[f * PAGE + b])
+				fail_msg("frame %llu not zeroed", (unsigned long long)f);
+	}
+	/* Use it: the bitmap must not live there. */
+	memset(host_ram + first * PAGE, 0xee, n * PAGE);
+}
+
+static void test_initial_counts(void **state)
+{
+	struct pmm_stats st = stats();
+
+	assert_int_equal(st.total, expected_total);
+	assert_int_equal(st.used, expected_reserved + bitmap_frames());
+	assert_int_equal(st.free, expected_total - expected_reserved - bitmap_frames());
+	/* What the allocator hands out is exactly free RAM minus the bitmap's frames. */
+	uint64_t n = 0, missing = 0;
+	for (uint64_t f = 0; f < SPAN_PAGES; f++) {
+		bool usable = frame_is_ram(f) && !frame_is_reserved(f);
+		if (allocatable[f]) {
+			assert_true(usable);
+			n++;
+		} else if (usable) {
+			missing++;
+		}
+	}
+	assert_int_equal(n, st.free);
+	assert_int_equal(missing, bitmap_frames());
+}
+
+static void test_exhaust_order0(void **state)
+{
+	uint8_t owner[SPAN_PAGES] = { 0 };
+	phys_addr_t got[SPAN_PAGES];
+	struct pmm_stats before = stats(), st;
+	uint64_t n = 0;
+	phys_addr_t pa;
+
+	while ((pa = pmm_alloc_page()) != 0) {
+		assert_true(n < SPAN_PAGES);
+		check_and_claim(pa, 0, owner);
+		got[n++] = pa;
+		st = stats();
+		assert_int_equal(st.free, before.free - n);
+		assert_int_equal(st.used, before.used + n);
+	}
+	assert_int_equal(n, before.free);
+	st = stats();
+	assert_int_equal(st.free, 0);
+	assert_int_equal(st.used, st.total);
+	/* Exhausted stays exhausted, at every order. */
+	for (unsigned order = 0; order < 4; order++)
+		assert_int_equal(pmm_alloc_pages(order), 0);
+	assert_int_equal(stats().free, 0);
+	/* Free in a scrambled order (odd indices, then even): counts come back exactly. */
+	for (uint64_t i = 1; i < n; i += 2)
+		pmm_free_page(got[i]);
+	for (uint64_t i = 0; i < n; i += 2)
+		pmm_free_page(got[i]);
+	st = stats();
+	assert_int_equal(st.free, before.free);
+	assert_int_equal(st.used, before.used);
+	assert_int_equal(st.total, before.total);
+}
+
+static void test_orders(void **state)
+{
+	struct pmm_stats before = stats();
+
+	for (unsigned order = 1; order <= 5; order++) {
+		uint8_t owner[SPAN_PAGES] = { 0 };
+		phys_addr_t got[SPAN_PAGES];
+		uint64_t n = 0;
+		phys_addr_t pa;
+
+		while ((pa = pmm_alloc_pages(order)) != 0) {
+			assert_true(n < SPAN_PAGES);
+			check_and_claim(pa, order, owner);
+			got[n++] = pa;
+			assert_int_equal(stats().free, before.free - (n << order));
+		}
+		/* Exhausted means no aligned run of free frames is left anywhere. */
+		for (uint64_t f = 0; f + ((uint64_t)1 << order) <= SPAN_PAGES; f++) {
+			bool free_run = true;
+
+			if ((RAM_PA / PAGE + f) % ((uint64_t)1 << order))
+				continue;
+			for (uint64_t k = f; k < f + ((uint64_t)1 << order); k++)
+				free_run = free_run && allocatable[k] && !owner[k];
+			if (free_run)
+				fail_msg("order %u exhausted, but frames %llu.. are free and aligned",
+					 order, (unsigned long long)f);
+		}
+		/* Up to order 4 the layout has free aligned runs (frames 96..111); order 5 has none,
+		 * which the loop above has just confirmed. */
+		if (order <= 4)
+			assert_true(n > 0);
+		while (n)
+			pmm_free_pages(got[--n], order);
+		struct pmm_stats st = stats();
+		assert_int_equal(st.free, before.free);
+		assert_int_equal(st.used, before.used);
+	}
+}
+
+/* After freeing every other frame no aligned pair is free: order 1 fails, order 0 works. */
+static void test_fragmentation(void **state)
+{
+	uint8_t owner[SPAN_PAGES] = { 0 };
+	phys_addr_t got[SPAN_PAGES];
+	struct pmm_stats before = stats();
+	uint64_t n = 0, freed = 0;
+	phys_addr_t pa;
+
+	while ((pa = pmm_alloc_page()) != 0) {
+		check_and_claim(pa, 0, owner);
+		got[n++] = pa;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (((got[i] - RAM_PA) / PAGE) % 2 == 0) {
+			pmm_free_page(got[i]);
+			got[i] = 0;
+			freed++;
+		}
+	assert_int_equal(stats().free, freed);
+	assert_int_equal(pmm_alloc_pages(1), 0);
+	assert_int_equal(stats().free, freed);
+	pa = pmm_alloc_page();
+	assert_true(pa != 0 && ((pa - RAM_PA) / PAGE) % 2 == 0);
+	pmm_free_page(pa);
+	for (uint64_t i = 0; i < n; i++)
+		if (got[i])
+			pmm_free_page(got[i]);
+	assert_int_equal(stats().free, before.free);
+}
+
+/* Random alloc/free against a model of the counts. */
+static void test_random_workload(void **state)
+{
+	struct {
+		phys_addr_t pa;
+		unsigned order;
+	} live[SPAN_PAGES];
+	uint8_t owner[SPAN_PAGES] = { 0 };
+	unsigned nlive = 0;
+	struct pmm_stats before = stats();
+	uint64_t free_model = before.free;
+	uint64_t x = 88172645463325252ULL;
+
+	for (int step = 0; step < 5000; step++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (nlive && (x & 3) == 0) {
+			unsigned i = (unsigned)((x >> 8) % nlive);
+			uint64_t first = (live[i].pa - RAM_PA) / PAGE;
+
+			for (uint64_t f = first; f < first + ((uint64_t)1 << live[i].order); f++)
+				owner[f] = 0;
+			pmm_free_pages(live[i].pa, live[i].order);
+			free_model += (uint64_t)1 << live[i].order;
+			live[i] = live[--nlive];
+		} else {
+			unsigned order = (unsigned)((x >> 20) % 4);
+			phys_addr_t pa = pmm_alloc_pages(order);
+
+			if (pa) {
+				check_and_claim(pa, order, owner);
+				live[nlive].pa = pa;
+				live[nlive++].order = order;
+				free_model -= (uint64_t)1 << order;
+			} else if (order == 0) {
+				assert_int_equal(free_model, 0); /* a single frame fails only when none is free */
+			}
+		}
+		assert_int_equal(stats().free, free_model);
+	}
+	while (nlive) {
+		nlive--;
+		pmm_free_pages(live[nlive].pa, live[nlive].order);
+	}
+	assert_int_equal(stats().free, before.free);
+	assert_int_equal(stats().used, before.used);
+}
+
+/* Frames come back zeroed even after their previous owner scribbled on them. */
+static void test_zeroed_again(void **state)
+{
+	phys_addr_t got[SPAN_PAGES], pa;
+	unsigned n = 0;
+
+	while ((pa = pmm_alloc_page()) != 0) {
+		memset(host_fake_va(pa), 0xff, PAGE);
+		got[n++] = pa;
+	}
+	while (n)
+		pmm_free_page(got[--n]);
+	for (unsigned order = 0; order < 3; order++) {
+		pa = pmm_alloc_pages(order);
+		assert_true(pa != 0);
+		for (uint64_t b = 0; b < (PAGE << order); b++)
+			assert_int_equal(((uint8_t *)host_fake_va(pa))[b], 0);
+		pmm_free_pages(pa, order);
+	}
+}
+
+static void test_bad_frees_panic(void **state)
+{
+	phys_addr_t pa = pmm_alloc_page();
+	struct pmm_stats st;
+
+	pmm_free_page(pa);
+	st = stats();
+	EXPECT_PANIC(pmm_free_page(pa));                         /* double free */
+	EXPECT_PANIC(pmm_free_page(RAM_PA - PAGE));              /* below RAM */
+	EXPECT_PANIC(pmm_free_page(RAM_PA + SPAN_PAGES * PAGE)); /* above RAM */
+	EXPECT_PANIC(pmm_free_page(pa + 1));                     /* not a frame address */
+	/* None of them changed the counts. */
+	assert_int_equal(stats().free, st.free);
+	assert_int_equal(stats().used, st.used);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_initial_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exhaust_order0, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fragmentation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_random_workload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zeroed_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_frees_panic, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("pmm." CONFIG_PRESET, tests, NULL, NULL);
+}
