@@ -310,6 +310,17 @@ class Player:
         return "\n".join(out)
 
 
+def time_to_prompt(argv, timeout=30.0, prompts=T.PROMPTS):
+    """Seconds from starting argv to the first prompt on its console (QEMU is killed after)."""
+    start = time.monotonic()
+    c = Console(argv, bound=int(timeout) + 5)
+    try:
+        c.read_until(prompt_end(prompts), start + timeout)
+        return time.monotonic() - start
+    finally:
+        c.kill()
+
+
 def indent_output(text, limit=60):
     """Console text for a report: one `|` line per console line, control bytes spelled out."""
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
