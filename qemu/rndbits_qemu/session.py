@@ -178,7 +178,7 @@ class Player:
 
     def context(self):
         err = self.console.stderr_text().strip()
-        lines = ["", "  QEMU: %s" % " ".join(self.argv)]
+        lines = ["", "  QEMU: %s" % M.shell_line(self.argv)]
         if self.log_path:
             lines.append("  console log: %s" % self.log_path)
         if err:
@@ -192,7 +192,7 @@ class Player:
         if step.keys is not None:
             c.send(step.keys)
         if step.exit:
-            text = self.read(lambda: c.read_to_eof(deadline), step, "QEMU to exit")
+            text = self.read(lambda: c.read_to_eof(deadline), step, "exit of QEMU")
             self.compare(step, text, prompt=None)
             self.check_exit(step, c.wait(deadline))
             return
