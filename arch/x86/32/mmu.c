@@ -111,9 +111,11 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	return kernel_root;
 }
 
+/* Before arch_mmu_init the boot page directory is the one in CR3 (an early fault report walks
+ * it). */
 phys_addr_t arch_kernel_root(void)
 {
-	return kernel_root;
+	return kernel_root ? kernel_root : __pa(boot_pgdir);
 }
 
 /* x86 sees coherent page tables: only the compiler must not reorder the stores. */
@@ -143,7 +145,7 @@ void arch_tlb_flush_all(void)
 /* One root translates both halves. */
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {
-	return user_root ? user_root : kernel_root;
+	return user_root ? user_root : arch_kernel_root();
 }
 
 /* The kernel half's PDEs never change after arch_mmu_init (the whole linear map is built up
@@ -158,5 +160,5 @@ void arch_pt_init_user_root(void *root_va)
 
 void arch_switch_user_root(phys_addr_t root, unsigned asid)
 {
-	write_cr3((uintptr_t)(root ? root : kernel_root));
+	write_cr3((uintptr_t)(root ? root : arch_kernel_root()));
 }

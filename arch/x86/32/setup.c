@@ -23,6 +23,7 @@ void arch_start(uint32_t magic, uint32_t mb_info_pa)
 	struct boot_info *bi = &boot_info;
 
 	arch_console_init();
+	x86_early_traps_init();
 	if (x86_multiboot_parse(bi, magic, mb_info_pa, X86_LINEAR_MAP_SIZE)) {
 		/* Nothing to learn RAM from: say so on the raw UART and stop. */
 		early_puts("rndbits: not started by a multiboot loader (EAX != 0x2BADB002)\r\n");

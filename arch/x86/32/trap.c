@@ -88,12 +88,18 @@ static void fill_idt(void)
 	set_gate(X86_VEC_DF, 0, DOUBLEFAULT_TSS_SEL, IDT_TASK_GATE);
 }
 
-void arch_traps_init(void)
+/* From the first lines of arch_start: an exception during early boot is reported (and QEMU
+ * exits with EXIT_EXCEPTION) instead of triple-faulting into a reboot loop. */
+void x86_early_traps_init(void)
 {
 	x86_gdt_init();
-	x86_fpu_init();
 	fill_idt();
 	load_idt();
+}
+
+void arch_traps_init(void)
+{
+	x86_fpu_init();
 	x86_pic_init();
 	x86_pic_unmask(X86_COM1_IRQ);
 	x86_uart_enable_rx_irq();

@@ -36,6 +36,8 @@ void x86_gdt_init(void);
 void x86_tss_set_esp0(uintptr_t esp0);
 void x86_doublefault_set_cr3(uintptr_t cr3);
 
+/* trap.c: GDT, TSS and IDT, before anything else can fault. */
+void x86_early_traps_init(void);
 /* trap.c, called from entry.S. */
 void x86_trap(struct trap_frame *f);
 __noreturn void x86_doublefault_task(void);
