@@ -62,8 +62,8 @@ _start:
 	movl %eax, %gs
 	movl %eax, %ss
 
-	/* QEMU zero-fills the ELF's BSS, but a loader need not: clear it before the stack in it
-	 * is used. */
+	/* QEMU zero-fills the ELF's BSS, but a loader need not. (The stack, in .kstack, needs no
+	 * clearing.) */
 	movl $__bss_start, %edi
 	movl $__bss_end, %ecx
 	subl %edi, %ecx
