@@ -247,7 +247,7 @@ class Player:
         if not ok:
             raise Failure(self.diff(step, lines, fi, fj))
         for expr, lineno in step.checks:
-            good, why = T.evaluate_check(expr, groups, self.variables)
+            good, why = T.evaluate_check(expr, groups, self.variables, [ln.shown for ln in lines])
             if not good:
                 raise Failure("%s\n  check failed: %s\n  values: %s\n  output:\n%s" % (
                     self.header(lineno, "output of %s" % step.title()), expr, why,

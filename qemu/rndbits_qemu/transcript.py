@@ -411,17 +411,20 @@ def as_number(v):
 
 
 CHECK_BUILTINS = {"int": int, "len": len, "abs": abs, "min": min, "max": max, "hex": hex,
-                  "all": all, "any": any, "sorted": sorted, "sum": sum}
+                  "all": all, "any": any, "sorted": sorted, "sum": sum, "set": set, "list": list,
+                  "str": str, "float": float, "round": round, "range": range, "zip": zip}
 
 
-def evaluate_check(expr, groups, variables):
-    """A `check:` expression over the block's named groups and ${variables} (numbers as ints).
-    Returns (ok, explanation)."""
+def evaluate_check(expr, groups, variables, lines=()):
+    """A `check:` expression over the block's named groups, the ${variables} (numbers as ints)
+    and `lines`, the block's output lines as shown. Returns (ok, explanation)."""
     env = {k: as_number(v) for k, v in variables.items()}
     env.update({k: as_number(v) for k, v in groups.items()})
+    env["lines"] = list(lines)
     try:
-        ok = bool(eval(expr, {"__builtins__": CHECK_BUILTINS}, env))
+        ok = bool(eval(expr, dict(env, __builtins__=CHECK_BUILTINS)))
     except Exception as e:  # a broken check is a failure with its reason, not a crash
         return False, "%s: %s" % (type(e).__name__, e)
-    names = sorted(n for n in set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr)) if n in env)
+    names = sorted(n for n in set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr))
+                   if n in env and n != "lines")
     return ok, ", ".join("%s=%s" % (n, env[n]) for n in names)
