@@ -1,0 +1,16 @@
+/* AArch64 system call numbers, from the kernel's table. */
+#ifndef RNDBITS_USER_SYSNR_H
+#define RNDBITS_USER_SYSNR_H
+
+#include <asm/unistd.h> /* arch/arm64/include */
+
+#define SYS_write NR_write
+#define SYS_exit NR_exit
+#define SYS_exit_group NR_exit_group
+#define SYS_mmap NR_mmap
+#define SYS_munmap NR_munmap
+#define SYS_brk NR_brk
+#define SYS_getpid NR_getpid
+#define SYS_getuid NR_getuid
+
+#endif

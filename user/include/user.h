@@ -1,0 +1,56 @@
+/* The tiny user library (user/lib, user/arch/<abi>): Linux system calls, printf to the console
+ * through write(), and the freestanding lib/ code the kernel uses too (string, fmt, parse). */
+#ifndef RNDBITS_USER_H
+#define RNDBITS_USER_H
+
+#include <types.h>
+#include <lib/errno.h>
+#include <lib/fmt.h>
+#include <lib/parse.h>
+#include <lib/string.h>
+
+/* Linux's values; the same on arm, arm64, i386 and x86_64. */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_FAILED ((void *)-1)
+
+#define STDOUT_FILENO 1
+#define STDERR_FILENO 2
+
+/* The page size of the kernel these images are built for (native and compat alike). */
+#define USER_PAGE_SIZE (1UL << USER_PAGE_SHIFT)
+
+/* Set by the wrappers below when they fail (they then return -1 or MAP_FAILED). */
+extern int errno;
+
+/* The raw system call (user/arch/<abi>/syscall.S): returns -errno on failure, never sets errno. */
+long __syscall(long nr, long a, long b, long c, long d, long e, long f);
+
+long write(int fd, const void *buf, size_t count);
+/* Ends the whole process (exit_group), as the C library's _exit does. */
+__noreturn void exit(int status);
+__noreturn void exit_group(int status);
+/* Ends the calling thread only (Linux's exit): for a single-threaded process the same. */
+__noreturn void sys_exit(int status);
+/* off must be a multiple of 4096 (the 32-bit ABIs pass it to mmap2 in 4096-byte units). */
+void *mmap(void *addr, size_t length, int prot, int flags, int fd, long off);
+int munmap(void *addr, size_t length);
+/* Linux's raw brk: returns the new break, or the current one when addr is 0 or refused. */
+unsigned long sys_brk(unsigned long addr);
+int getpid(void);
+unsigned int getuid(void);
+
+int printf(const char *fmt, ...) __printf(1, 2);
+int dprintf(int fd, const char *fmt, ...) __printf(2, 3);
+int puts(const char *s);
+
+/* Provided by each program; crt0 calls it as main(argc, argv) and passes its result to exit. */
+int main(int argc, char **argv);
+
+#endif
