@@ -1,6 +1,7 @@
 /* Exception decoding (ESR_EL1 into struct trap_info), syscall registers, and user mode. */
 #include <arch/cpu.h>
 #include <arch/trap.h>
+#include <arch/memory.h>
 #include <kernel.h>
 #include <asm/arm64.h>
 #include <asm/pgtable-hwdef.h>
@@ -180,11 +181,26 @@ static __noreturn void die_raw(const char *why, struct trap_frame *f, unsigned s
 	arch_poweroff(EXIT_EXCEPTION);
 }
 
+#define A64_HLT_SEMIHOSTING 0xd45e0000u /* hlt #0xf000 */
+
+/* QEMU without -semihosting-config treats the semihosting hlt as undefined: skip it, so that
+ * arch_poweroff falls back to PSCI instead of faulting forever. */
+static bool skip_missing_semihosting(struct trap_frame *f, unsigned slot)
+{
+	if (SLOT_KIND(slot) != SLOT_SYNC || ESR_EC(f->esr) != 0x00 || f->pc < PAGE_OFFSET ||
+	    *(const uint32_t *)(uintptr_t)f->pc != A64_HLT_SEMIHOSTING)
+		return false;
+	f->pc += 4;
+	return true;
+}
+
 void a64_trap_entry(struct trap_frame *f, unsigned slot)
 {
 	struct trap_info ti;
 	bool from_kernel = !SLOT_FROM_EL0(slot);
 
+	if (from_kernel && skip_missing_semihosting(f, slot))
+		return;
 	if (from_kernel && kernel_trap_depth++ > 0)
 		die_raw("exception inside the exception handler", f, slot);
 	decode(f, slot, &ti);
