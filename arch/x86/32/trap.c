@@ -1,5 +1,6 @@
 /* i386 exceptions: the IDT, decoding each vector into struct trap_info for trap_dispatch(), the
  * COM1 interrupt that wakes arch_idle(), and the double-fault task. */
+#include <arch/console.h>
 #include <arch/cpu.h>
 #include <arch/trap.h>
 #include <kernel.h>
@@ -186,6 +187,30 @@ static void handle_irq(unsigned irq)
 	x86_pic_eoi(irq);
 }
 
+/* Kernel-mode exceptions being handled right now. One that arrives while another is being
+ * reported (the report itself faulted) would recurse until the stack runs out: stop at once. */
+static unsigned kernel_exception_depth;
+
+static void check_not_nested(void)
+{
+	static const char msg[] = "\r\nrndbits: exception while reporting an exception: "
+				  "powering off\r\n";
+
+	if (kernel_exception_depth == 0)
+		return;
+	for (const char *p = msg; *p; p++)
+		arch_console_putc(*p);
+	arch_poweroff(EXIT_EXCEPTION);
+}
+
+static void dispatch_kernel_exception(struct trap_info *ti)
+{
+	check_not_nested();
+	kernel_exception_depth++;
+	trap_dispatch(ti);
+	kernel_exception_depth--;
+}
+
 void x86_trap(struct trap_frame *f)
 {
 	struct trap_info ti;
@@ -195,7 +220,10 @@ void x86_trap(struct trap_frame *f)
 		return;
 	}
 	decode_trap(f, &ti);
-	trap_dispatch(&ti);
+	if (ti.user)
+		trap_dispatch(&ti);
+	else
+		dispatch_kernel_exception(&ti);
 }
 
 /* Entered by a task switch through the #DF task gate, on its own stack and TSS. The state of
@@ -231,7 +259,7 @@ __noreturn void x86_doublefault_task(void)
 		ti.fault_addr = cr2;
 		ti.access = ACCESS_WRITE;
 	}
-	trap_dispatch(&ti);
+	dispatch_kernel_exception(&ti);
 	/* A double fault never resumes. */
 	arch_poweroff(EXIT_EXCEPTION);
 }
