@@ -1,0 +1,132 @@
+/* lib/fdt.c on the device trees QEMU really generates (dumped at build time with
+ * -machine dumpdtb for `-M virt` on arm and arm64, -m 128M as qemu/machines/ says): everything the kernel's boot code
+ * reads must be found where QEMU 7.2 puts it. Arguments: the .dtb files. */
+#include "lib_under_test.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static char **dtb_paths;
+static int nr_dtbs;
+
+static uint8_t *load(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+static unsigned count_nodes(const void *fdt, int node)
+{
+	unsigned n = 1;
+
+	for (int c = fdt_next_child(fdt, node, -1); c >= 0; c = fdt_next_child(fdt, node, c))
+		n += count_nodes(fdt, c);
+	return n;
+}
+
+static void check_virt(const char *path)
+{
+	size_t size;
+	uint8_t *fdt = load(path, &size);
+	int root, node, len;
+	const uint8_t *p;
+	const char *s;
+
+	printf("%s: %zu bytes\n", path, size);
+	assert_int_equal(fdt_check(fdt, size), 0);
+	assert_true(fdt_totalsize(fdt) <= size);
+	root = fdt_path_offset(fdt, "/");
+	assert_int_equal(root, 0);
+	assert_int_equal(fdt_address_cells(fdt, root), 2);
+	assert_int_equal(fdt_size_cells(fdt, root), 2);
+	assert_int_equal(fdt_find_compatible(fdt, "linux,dummy-virt"), 0);
+
+	/* RAM: one node, 128 MiB at 1 GiB. */
+	node = fdt_path_offset(fdt, "/memory");
+	assert_true(node > 0);
+	assert_string_equal(fdt_node_name(fdt, node), "memory@40000000");
+	s = fdt_getprop(fdt, node, "device_type", &len);
+	assert_non_null(s);
+	assert_string_equal(s, "memory");
+	p = fdt_getprop(fdt, node, "reg", &len);
+	assert_int_equal(len, 16);
+	assert_int_equal(fdt_read_cells(p, 2), 0x40000000);
+	assert_int_equal(fdt_read_cells(p + 8, 2), 128u << 20);
+
+	/* /chosen: QEMU 7.2 provides both seeds and the console path. */
+	node = fdt_path_offset(fdt, "/chosen");
+	assert_true(node > 0);
+	assert_non_null(fdt_getprop(fdt, node, "rng-seed", &len));
+	assert_int_equal(len, 32);
+	assert_non_null(fdt_getprop(fdt, node, "kaslr-seed", &len));
+	assert_int_equal(len, 8);
+	s = fdt_getprop(fdt, node, "stdout-path", &len);
+	assert_non_null(s);
+	assert_string_equal(s, "/pl011@9000000");
+
+	/* The UART, found three ways. */
+	node = fdt_find_compatible(fdt, "arm,pl011");
+	assert_true(node > 0);
+	assert_int_equal(fdt_path_offset(fdt, s), node);
+	assert_int_equal(fdt_path_offset(fdt, "/pl011"), node);
+	p = fdt_getprop(fdt, node, "reg", &len);
+	assert_int_equal(len, 16);
+	assert_int_equal(fdt_read_cells(p, 2), 0x09000000);
+
+	/* PSCI through hvc (the conduit for -M virt without EL2/EL3). */
+	node = fdt_path_offset(fdt, "/psci");
+	assert_true(node > 0);
+	assert_string_equal(fdt_getprop(fdt, node, "method", &len), "hvc");
+	assert_int_equal(fdt_find_compatible(fdt, "arm,psci-0.2"), node);
+
+	/* CPUs and the interrupt controller's node exist where the arch code looks. */
+	node = fdt_path_offset(fdt, "/cpus");
+	assert_true(node > 0);
+	assert_int_equal(fdt_address_cells(fdt, node), 1);
+	assert_int_equal(fdt_size_cells(fdt, node), 0);
+	assert_true(fdt_path_offset(fdt, "/cpus/cpu@0") > node);
+	assert_true(fdt_find_compatible(fdt, "arm,cortex-a15-gic") > 0);
+	/* A plausible tree: QEMU's virt has dozens of nodes (32 virtio-mmio transports alone). */
+	unsigned n = count_nodes(fdt, 0);
+	printf("%s: %u nodes\n", path, n);
+	assert_true(n > 40);
+	free(fdt);
+}
+
+static void test_qemu_dtbs(void **state)
+{
+	assert_true(nr_dtbs > 0);
+	for (int i = 0; i < nr_dtbs; i++)
+		check_virt(dtb_paths[i]);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qemu_dtbs),
+	};
+
+	dtb_paths = argv + 1;
+	nr_dtbs = argc - 1;
+	return cmocka_run_group_tests_name("fdt_qemu", tests, NULL, NULL);
+}

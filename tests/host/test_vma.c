@@ -1,0 +1,159 @@
+/* mm/vma.c: get_unmapped_area top-down and bottom-up with Linux's semantics, mmap/munmap/brk
+ * argument checks and VMA splitting, on a fake arch whose page tables are stubs (the VMA layer
+ * must not depend on what the tables hold). */
+#include "lib_under_test.h"
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <layout.h>
+#include <mm.h>
+#include <pgtable.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* Fake arch and page tables: nothing is ever mapped. */
+uint64_t get_random_u64(void) { return 0; }
+phys_addr_t pt_alloc_table(unsigned level) { return 0x1000; }
+uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames) { return 0; }
+void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root) {}
+void arch_pt_init_user_root(void *root_va) {}
+void arch_tlb_flush_all(void) {}
+
+#define P PAGE_SIZE
+
+static struct mm mm;
+
+static void setup_mm(bool legacy)
+{
+	memset(&mm, 0, sizeof(mm));
+	mm.root = 0x1000;
+	task_geometry(false, &mm.geo);
+	mmap_range(&mm.geo, RLIMIT_STACK_DEFAULT, false, legacy, 8, &mm.range);
+	mm.mmap_base = mmap_base_at(&mm.range, 0);
+	mm.stack_top = mm.geo.stack_top;
+	assert_int_equal(vma_insert(&mm, mm.stack_top - 32 * P, mm.stack_top, PT_R | PT_W, VMA_STACK, 0), 0);
+	assert_int_equal(vma_insert(&mm, 0x10 * P, 0x20 * P, PT_R | PT_X, VMA_IMAGE, 0), 0);
+}
+
+static void teardown(void)
+{
+	mm.root = 0x1000;
+	mm_destroy(&mm);
+}
+
+static void test_topdown(void **state)
+{
+	setup_mm(false);
+	uint64_t base = mm.mmap_base;
+	/* The first map lands right below mmap_base, the next one right below that. */
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS), base - P);
+	assert_int_equal(do_mmap(&mm, 0, 3 * P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base - 4 * P);
+	/* Unmapping the first leaves a one-page hole that a one-page map refills (highest fit). */
+	assert_int_equal(do_munmap(&mm, base - P, P), 0);
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base - P);
+	/* A two-page request does not fit the hole above... it goes below the others. */
+	assert_int_equal(do_munmap(&mm, base - P, P), 0);
+	assert_int_equal(do_mmap(&mm, 0, 2 * P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base - 6 * P);
+	teardown();
+}
+
+static void test_topdown_fallback(void **state)
+{
+	setup_mm(false);
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	uint64_t ub = mm.geo.unmapped_base;
+	/* Split the top-down area at TASK_UNMAPPED_BASE; then ask for more than either piece. The
+	 * request fits bottom-up from TASK_UNMAPPED_BASE (which also spans the stack gap), where
+	 * Linux retries when the top-down search fails. */
+	assert_int_equal(do_mmap(&mm, ub - P, P, PROT_READ, anon | MAP_FIXED), ub - P);
+	uint64_t len = mm.mmap_base - ub + P;
+	assert_true(len > ub - P - 0x20 * P);
+	assert_int_equal(do_mmap(&mm, 0, len, PROT_READ, anon), ub);
+	/* The whole address space is too much. */
+	assert_int_equal(do_mmap(&mm, 0, mm.geo.task_size, PROT_READ, anon), -12);
+	teardown();
+}
+
+static void test_bottomup(void **state)
+{
+	setup_mm(true);
+	uint64_t base = mm.mmap_base;
+	assert_int_equal(base, mm.geo.unmapped_base);
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base);
+	assert_int_equal(do_mmap(&mm, 0, 2 * P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base + P);
+	assert_int_equal(do_munmap(&mm, base, P), 0);
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS), base);
+	teardown();
+}
+
+static void test_arguments(void **state)
+{
+	setup_mm(false);
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	assert_int_equal(do_mmap(&mm, 0, 0, PROT_READ, anon), -22);          /* len 0 */
+	assert_int_equal(do_mmap(&mm, 0, P, 0x100, anon), -22);              /* bad prot */
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_PRIVATE), -9);    /* a file: EBADF */
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_ANONYMOUS), -22); /* neither shared nor private */
+	assert_int_equal(do_mmap(&mm, 123, P, PROT_READ, anon | MAP_FIXED), -22); /* unaligned fixed */
+	assert_int_equal(do_munmap(&mm, 123, P), -22);
+	assert_int_equal(do_munmap(&mm, P, 0), -22);
+	assert_int_equal(do_munmap(&mm, mm.geo.task_size, P), -22);
+	/* A free hint is honoured; a taken one is not. */
+	assert_int_equal(do_mmap(&mm, 0x100 * P, P, PROT_READ, anon), 0x100 * P);
+	assert_true(do_mmap(&mm, 0x100 * P, P, PROT_READ, anon) != (int64_t)(0x100 * P));
+	teardown();
+}
+
+static void test_fixed_split(void **state)
+{
+	setup_mm(false);
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	uint64_t a = 0x1000 * P;
+	assert_int_equal(do_mmap(&mm, a, 8 * P, PROT_READ, anon | MAP_FIXED), a);
+	unsigned before = mm.nr_vmas;
+	/* MAP_FIXED in the middle splits the old VMA in three. */
+	assert_int_equal(do_mmap(&mm, a + 2 * P, 2 * P, PROT_READ | PROT_WRITE, anon | MAP_FIXED), a + 2 * P);
+	assert_int_equal(mm.nr_vmas, before + 2);
+	assert_int_equal(vma_find(&mm, a + P)->end, a + 2 * P);
+	assert_int_equal(vma_find(&mm, a + 2 * P)->prot & PT_W, PT_W);
+	assert_int_equal(vma_find(&mm, a + 4 * P)->start, a + 4 * P);
+	/* Unmapping a range that spans all three leaves nothing there. */
+	assert_int_equal(do_munmap(&mm, a, 8 * P), 0);
+	assert_null(vma_find(&mm, a + 3 * P));
+	assert_int_equal(mm.nr_vmas, before - 1);
+	teardown();
+}
+
+static void test_brk(void **state)
+{
+	setup_mm(false);
+	mm.start_brk = mm.brk = 0x40 * P;
+	assert_int_equal(do_brk(&mm, 0), 0x40 * P);               /* query */
+	assert_int_equal(do_brk(&mm, 0x40 * P + 10), 0x40 * P + 10);
+	assert_int_equal(vma_find(&mm, 0x40 * P)->kind, VMA_HEAP);
+	assert_int_equal(do_brk(&mm, 0x44 * P), 0x44 * P);
+	assert_int_equal(vma_find(&mm, 0x43 * P)->kind, VMA_HEAP);
+	assert_int_equal(do_brk(&mm, 0x41 * P), 0x41 * P);        /* shrink */
+	assert_null(vma_find(&mm, 0x42 * P));
+	assert_int_equal(do_brk(&mm, 0x3f * P), 0x41 * P);        /* below start_brk: refused */
+	teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_topdown),
+		cmocka_unit_test(test_topdown_fallback),
+		cmocka_unit_test(test_bottomup),
+		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_fixed_split),
+		cmocka_unit_test(test_brk),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
