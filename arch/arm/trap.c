@@ -67,8 +67,9 @@ static void decode_abort(struct trap_info *ti, uint32_t fsr, uint32_t far, bool 
 	ti->kind = st->kind;
 	ti->permission = st->permission;
 	ti->level = st->level;
-	ti->has_fault_addr = true;
-	ti->fault_addr = far;
+	/* FAR is UNKNOWN for debug events (BKPT) and asynchronous aborts. */
+	ti->has_fault_addr = st->kind != TRAP_BREAKPOINT && fsr_status(fsr) != 0x16;
+	ti->fault_addr = ti->has_fault_addr ? far : 0;
 	if (data)
 		ti->access = (fsr & (1u << 11)) ? ACCESS_WRITE : ACCESS_READ;
 	else
