@@ -10,6 +10,7 @@
  * - with one int, a second number after whitespace is left unread: the write succeeds with the
  *   bytes consumed so far (the number and the whitespace after it). */
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
 #include <sysctl.h>
@@ -88,4 +89,17 @@ long dointvec_minmax_parse(const char *buf, size_t len, int min, int max, int *v
 	*value = (int)v;
 	pos = skip_spaces(buf, pos + (size_t)used, len);
 	return (long)pos;
+}
+
+long proc_dointvec_minmax(const struct sysctl_entry *e, bool write, char *buf, size_t len)
+{
+	if (!write)
+		return snprintf(buf, len, "%d\n", *e->data);
+	if (len == 0)
+		return 0; /* an empty write changes nothing and succeeds, as in Linux */
+	int value;
+	long used = dointvec_minmax_parse(buf, len, e->min, e->max, &value);
+	if (used >= 0)
+		*e->data = value;
+	return used;
 }

@@ -14,19 +14,6 @@ extern const struct sysctl_entry __start_sysctl_table[], __stop_sysctl_table[];
 #define SYSCTL_NAME_MAX 64
 #define SYSCTL_VALUE_MAX 32
 
-long proc_dointvec_minmax(const struct sysctl_entry *e, bool write, char *buf, size_t len)
-{
-	if (!write)
-		return snprintf(buf, len, "%d\n", *e->data);
-	if (len == 0)
-		return 0; /* an empty write changes nothing and succeeds, as in Linux */
-	int value;
-	long used = dointvec_minmax_parse(buf, len, e->min, e->max, &value);
-	if (used >= 0)
-		*e->data = value;
-	return used;
-}
-
 /* Compare a dotted name with a dotted-or-slashed one, treating '/' as '.'. */
 static bool name_matches(const char *dotted, const char *name)
 {

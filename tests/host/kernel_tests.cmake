@@ -1,0 +1,22 @@
+# Host tests of kernel logic (included from tests/host/CMakeLists.txt): the sysctl integer
+# handler, the ASLR layout arithmetic of every preset, and the VMA layer on a fake arch.
+rndbits_host_test(sysctl SOURCES test_sysctl.c
+                  UNDER_TEST ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                  CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
+
+foreach(preset ${HOST_PRESET_NAMES})
+  set(isa ${HOST_PRESET_ISA_${preset}})
+  rndbits_host_test(layout.${preset} SOURCES test_layout.c
+                    UNDER_TEST ${RNDBITS_ROOT}/mm/layout.c ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                    CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
+                    INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
+endforeach()
+
+foreach(preset arm64-4k-va48 arm-vmsplit-1g x86 x86_64)
+  set(isa ${HOST_PRESET_ISA_${preset}})
+  rndbits_host_test(vma.${preset} SOURCES test_vma.c
+                    UNDER_TEST ${RNDBITS_ROOT}/mm/vma.c ${RNDBITS_ROOT}/mm/layout.c
+                               ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                    CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
+                    INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
+endforeach()
