@@ -151,17 +151,16 @@ void chacha_rng_mix(struct chacha_rng *r, const uint8_t *data, size_t len)
 {
 	uint32_t total = (uint32_t)len;
 	uint32_t index = 0;
+	size_t done = 0;
 
-	/* An empty input still stirs the key, so init(NULL, 0) is well defined. */
+	/* An empty input still stirs the key, so init(NULL, 0) is well defined. Offsets rather
+	 * than pointer increments: no arithmetic on a NULL data pointer. */
 	do {
-		size_t n = len < CHACHA_KEY_BYTES ? len : CHACHA_KEY_BYTES;
+		size_t n = len - done < CHACHA_KEY_BYTES ? len - done : CHACHA_KEY_BYTES;
 
-		absorb_chunk(r, data, n, index++, total);
-		if (n) { /* no arithmetic on a NULL data pointer */
-			data += n;
-			len -= n;
-		}
-	} while (len);
+		absorb_chunk(r, n ? data + done : data, n, index++, total);
+		done += n;
+	} while (done < len);
 	/* Output buffered under the old key must not survive a reseed. */
 	discard_output(r);
 }

@@ -131,7 +131,7 @@ static uint32_t align4(uint32_t x)
 
 /* One token of the structure block. */
 struct fdt_tag {
-	enum fdt_token token;
+	uint32_t token;        /* enum fdt_token, or garbage from a corrupt blob */
 	uint32_t next;         /* offset of the following token */
 	/* FDT_BEGIN_NODE: the name; FDT_PROP: name, value and length. */
 	const char *name;
@@ -149,7 +149,7 @@ static bool read_tag(const struct fdt_view *v, uint32_t off, struct fdt_tag *t)
 	if ((off & 3) || !range_ok(off, 4, size))
 		return false;
 	p = v->structs + off;
-	t->token = (enum fdt_token)be32(p);
+	t->token = be32(p);
 	t->name = NULL;
 	t->value = NULL;
 	t->len = 0;

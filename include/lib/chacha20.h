@@ -8,8 +8,9 @@
 void chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
 		    uint8_t out[64]);
 
-/* The CSPRNG: key from seed material, fast-key-erasure refill (the first 32 bytes of each
- * refill become the next key), so earlier outputs cannot be reconstructed from the state. */
+/* The CSPRNG: key from seed material, fast-key-erasure refill (each refill is one block: its
+ * first 32 bytes become the next key, its last 32 are the output, wiped from buf as they are
+ * handed out), so earlier outputs cannot be reconstructed from the state. */
 struct chacha_rng {
 	uint32_t key[8];
 	uint32_t counter;
@@ -18,7 +19,8 @@ struct chacha_rng {
 };
 /* Deterministic for a given seed (used by rng.seed=N). */
 void chacha_rng_init(struct chacha_rng *r, const uint8_t *seed, size_t len);
-/* Mix more material into the key (boot-time sources, timer reads). */
+/* Mix more material into the key (boot-time sources, timer reads); buffered output is
+ * discarded, so everything after a mix depends on it. data may be NULL when len is 0. */
 void chacha_rng_mix(struct chacha_rng *r, const uint8_t *data, size_t len);
 void chacha_rng_bytes(struct chacha_rng *r, void *out, size_t len);
 uint64_t chacha_rng_u64(struct chacha_rng *r);
