@@ -1,5 +1,7 @@
 /* x86_64 exceptions, interrupts, system calls and user mode: GDT + 64-bit TSS, the IDT, the
  * SYSCALL MSRs, and the decoding of a trap frame into struct trap_info for trap_dispatch(). */
+#include <arch/console.h>
+#include <arch/cpu.h>
 #include <arch/trap.h>
 #include <asm/cpu_64.h>
 #include <asm/io.h>
@@ -230,6 +232,7 @@ static enum trap_kind exception_kind(unsigned vector)
 #define PF_PROT (1u << 0)
 #define PF_WRITE (1u << 1)
 #define PF_USER (1u << 2)
+#define PF_RSVD (1u << 3)
 #define PF_INSTR (1u << 4)
 
 static void decode_page_fault(const struct trap_frame *f, struct trap_info *ti)
@@ -237,6 +240,9 @@ static void decode_page_fault(const struct trap_frame *f, struct trap_info *ti)
 	ti->has_fault_addr = true;
 	ti->fault_addr = read_cr2();
 	ti->permission = f->error_code & PF_PROT;
+	/* A corrupt table entry, not a missing or forbidding one: say so. */
+	if (f->error_code & PF_RSVD)
+		ti->name = "#PF (reserved bit set in a paging entry)";
 	if (f->error_code & PF_INSTR)
 		ti->access = ACCESS_EXEC;
 	else if (f->error_code & PF_WRITE)
@@ -311,6 +317,25 @@ static void decode(struct trap_frame *f, struct trap_info *ti)
 		decode_double_fault(ti);
 }
 
+/* A kernel exception never returns (trap_dispatch reports it and powers off). One that arrives
+ * while the report is being written means the report itself faulted: recursing would only
+ * bury the first report, so stop at once with the same status. */
+static bool reporting_kernel_exception;
+
+static void dispatch_kernel_exception(struct trap_info *ti)
+{
+	static const char msg[] = "\r\nrndbits: exception while reporting an exception: "
+				  "powering off\r\n";
+
+	if (reporting_kernel_exception) {
+		for (const char *p = msg; *p; p++)
+			arch_console_putc(*p);
+		arch_poweroff(EXIT_EXCEPTION);
+	}
+	reporting_kernel_exception = true;
+	trap_dispatch(ti);
+}
+
 void x86_64_trap(struct trap_frame *f)
 {
 	struct trap_info ti;
@@ -321,7 +346,10 @@ void x86_64_trap(struct trap_frame *f)
 		return;
 	}
 	decode(f, &ti);
-	trap_dispatch(&ti);
+	if (ti.user)
+		trap_dispatch(&ti);
+	else
+		dispatch_kernel_exception(&ti);
 }
 
 unsigned long arch_syscall_nr(const struct trap_frame *f)
