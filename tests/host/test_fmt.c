@@ -270,6 +270,7 @@ static void test_strings_and_chars(void **state)
 	CHECK("[%.2s]", unterminated);
 	CHECK("%c%c%c", 'a', 0x7f, 'z');
 	CHECK("[%5c][%-5c]", 'q', 'q');
+	CHECK("[%c][%3c]", 0, 0); /* a NUL character is output and counted */
 	CHECK("%s and %s", "one", "two");
 }
 
