@@ -41,7 +41,7 @@ static void find_psci_conduit(const void *dtb)
 	int node = fdt_path_offset(dtb, "/psci"), len;
 	const char *method = node >= 0 ? fdt_getprop(dtb, node, "method", &len) : NULL;
 
-	arm_set_psci_conduit(method && len >= 4 && !strcmp(method, "smc"));
+	arm_set_psci_conduit(method && len == 4 && !memcmp(method, "smc", 4));
 }
 
 /* As on Linux, user code may read the virtual counter (CNTKCTL.PL0VCTEN) but not the physical
