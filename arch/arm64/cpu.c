@@ -90,37 +90,9 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 	return done;
 }
 
-/* GICv2: route the UART's interrupt to this CPU and let the CPU interface signal it. PSTATE.I
- * stays set, so nothing is delivered; a pending IRQ still ends a WFI. */
-#define GICD_CTLR 0x000
-#define GICD_ISENABLER(n) (0x100 + 4 * (n))
-#define GICD_IPRIORITYR 0x400
-#define GICD_ITARGETSR 0x800
-#define GICC_CTLR 0x000
-#define GICC_PMR 0x004
-
-static bool gic_ready;
-bool a64_have_gicv2;
-
-void a64_gic_init(void)
-{
-	if (!a64_have_gicv2)
-		return;
-	volatile uint8_t *gicd = (volatile uint8_t *)IO_ADDRESS(VIRT_GICD_PA);
-	volatile uint8_t *gicc = (volatile uint8_t *)IO_ADDRESS(VIRT_GICC_PA);
-
-	gicd[GICD_IPRIORITYR + VIRT_UART_IRQ] = 0x80;
-	gicd[GICD_ITARGETSR + VIRT_UART_IRQ] = 0x01;
-	*(volatile uint32_t *)(gicd + GICD_ISENABLER(VIRT_UART_IRQ / 32)) = 1u << (VIRT_UART_IRQ % 32);
-	*(volatile uint32_t *)(gicd + GICD_CTLR) = 1;
-	*(volatile uint32_t *)(gicc + GICC_PMR) = 0xf0;
-	*(volatile uint32_t *)(gicc + GICC_CTLR) = 1;
-	dsb(sy);
-	gic_ready = true;
-}
-
 void arch_idle(void)
 {
-	if (gic_ready)
+	/* Without an interrupt controller to wake us, a WFI could sleep forever: just poll. */
+	if (a64_gic_ready())
 		__asm__ volatile("dsb sy\n\twfi" : : : "memory");
 }

@@ -140,7 +140,7 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	map_kernel_range(root, a64_kstack_bottom, __kernel_end, PT_R | PT_W, "bss");
 	map_linear_ram(root, bi);
 	map_device(root, VIRT_UART_PA, VIRT_UART_SIZE, "PL011");
-	map_device(root, VIRT_GICD_PA, VIRT_GIC_SIZE, "GICv2");
+	a64_gic_map(root, map_device);
 
 	arch_pt_sync();
 	a64_replace_kernel_root(root, a64_boot_idmap_root, a64_empty_root,

@@ -3,7 +3,6 @@
 #include <arch/memory.h>
 #include <boot.h>
 #include <kernel.h>
-#include <lib/fdt.h>
 #include <sections.h>
 #include <asm/arm64.h>
 
@@ -40,8 +39,7 @@ void arch_start(void)
 		panic("arm64: no valid DTB at %#lx (load the ELF at or above 0x40100000)",
 		      (unsigned long)PHYS_OFFSET);
 	clamp_ram_to_linear_map(bi);
-	/* arch_idle's WFI relies on the GICv2 at its usual place; with gic-version=3 it polls. */
-	a64_have_gicv2 = fdt_find_compatible(bi->dtb, "arm,cortex-a15-gic") >= 0;
+	a64_gic_probe(bi->dtb);
 	/* The image includes BSS, the boot tables and the kernel stack. */
 	boot_add_reserved(bi, __pa(__kernel_start), (uint64_t)(__kernel_end - __kernel_start));
 	kernel_main(bi);

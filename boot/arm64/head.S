@@ -22,7 +22,15 @@ _start:
 	mov	x0, #3				/* CNTHCTL_EL2.EL1PCTEN | EL1PCEN */
 	msr	cnthctl_el2, x0
 	msr	cntvoff_el2, xzr
-	mov	x0, #0x3c5			/* EL1h, D, A, I, F masked */
+	mrs	x0, id_aa64pfr0_el1		/* GICv3 CPU interface: let EL1 use it */
+	ubfx	x0, x0, #24, #4
+	cbz	x0, 1f
+	mrs	x0, s3_4_c12_c9_5		/* ICC_SRE_EL2 */
+	mov	x1, #0x9			/* SRE | Enable */
+	orr	x0, x0, x1
+	msr	s3_4_c12_c9_5, x0
+	isb
+1:	mov	x0, #0x3c5			/* EL1h, D, A, I, F masked */
 	msr	spsr_el2, x0
 	adr	x0, .Lat_el1
 	msr	elr_el2, x0

@@ -17,8 +17,11 @@
 
 /* QEMU virt's devices (physical addresses, reached through the device window). */
 #define VIRT_GICD_PA 0x08000000UL
-#define VIRT_GICC_PA 0x08010000UL
-#define VIRT_GIC_SIZE 0x20000UL
+#define VIRT_GICD_SIZE 0x10000UL
+#define VIRT_GICC_PA 0x08010000UL /* GICv2 */
+#define VIRT_GICC_SIZE 0x10000UL
+#define VIRT_GICR_PA 0x080a0000UL /* GICv3, CPU 0: RD_base + SGI_base */
+#define VIRT_GICR_SIZE 0x20000UL
 #define VIRT_UART_PA 0x09000000UL
 #define VIRT_UART_SIZE 0x1000UL
 #define VIRT_UART_IRQ 33 /* SPI 1 */
@@ -31,8 +34,11 @@ extern char a64_vectors[];
 
 void a64_replace_kernel_root(phys_addr_t new_ttbr1, phys_addr_t idmap_ttbr0,
 			     phys_addr_t empty_ttbr0, uint64_t phys_minus_virt);
-extern bool a64_have_gicv2;
+void a64_gic_probe(const void *dtb);
+void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
+							uint64_t size, const char *what));
 void a64_gic_init(void);
+bool a64_gic_ready(void);
 void a64_raw_puts(const char *s);
 void a64_raw_puthex(uint64_t v);
 

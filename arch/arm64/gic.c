@@ -1,0 +1,118 @@
+/* Just enough interrupt controller for arch_idle: the UART's RX interrupt is routed to this CPU
+ * and the CPU interface raises IRQ for it, while PSTATE.I stays set so that nothing is ever
+ * delivered. A pending IRQ still ends a WFI, so an idle console sleeps until a key arrives.
+ * QEMU virt has a GICv2 by default and a GICv3 with gic-version=3 (or max); the DTB says which. */
+#include <lib/fdt.h>
+#include <asm/arm64.h>
+
+#define GICD_CTLR 0x0000
+#define GICD_IGROUPR(n) (0x0080 + 4 * (n))
+#define GICD_ISENABLER(n) (0x0100 + 4 * (n))
+#define GICD_IPRIORITYR 0x0400
+#define GICD_ITARGETSR 0x0800
+#define GICD_IROUTER(irq) (0x6000 + 8 * (irq))
+#define GICD_CTLR_ENABLE_GRP0 (1u << 0)
+#define GICD_CTLR_ENABLE_GRP1 (1u << 1)
+#define GICD_CTLR_ARE (1u << 4)
+#define GICD_CTLR_RWP (1u << 31)
+
+#define GICC_CTLR 0x000
+#define GICC_PMR 0x004
+
+#define GICR_WAKER 0x0014
+#define GICR_WAKER_PROCESSOR_SLEEP (1u << 1)
+#define GICR_WAKER_CHILDREN_ASLEEP (1u << 2)
+
+#define IRQ_PRIORITY 0x80
+#define PRIORITY_MASK 0xf0
+
+static unsigned gic_version; /* 0: none found */
+static bool gic_ready;
+
+static inline volatile uint32_t *reg32(phys_addr_t base, unsigned off)
+{
+	return (volatile uint32_t *)(IO_ADDRESS(base) + off);
+}
+
+static inline volatile uint8_t *reg8(phys_addr_t base, unsigned off)
+{
+	return (volatile uint8_t *)(IO_ADDRESS(base) + off);
+}
+
+void a64_gic_probe(const void *dtb)
+{
+	if (!dtb)
+		return;
+	if (fdt_find_compatible(dtb, "arm,cortex-a15-gic") >= 0)
+		gic_version = 2;
+	else if (fdt_find_compatible(dtb, "arm,gic-v3") >= 0)
+		gic_version = 3;
+}
+
+void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
+							uint64_t size, const char *what))
+{
+	if (gic_version == 2) {
+		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor");
+		map_device(root, VIRT_GICC_PA, VIRT_GICC_SIZE, "GIC CPU interface");
+	} else if (gic_version == 3) {
+		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor");
+		map_device(root, VIRT_GICR_PA, VIRT_GICR_SIZE, "GIC redistributor");
+	}
+}
+
+static void route_uart_irq_v2(void)
+{
+	*reg8(VIRT_GICD_PA, GICD_IPRIORITYR + VIRT_UART_IRQ) = IRQ_PRIORITY;
+	*reg8(VIRT_GICD_PA, GICD_ITARGETSR + VIRT_UART_IRQ) = 0x01; /* CPU 0 */
+	*reg32(VIRT_GICD_PA, GICD_ISENABLER(VIRT_UART_IRQ / 32)) = 1u << (VIRT_UART_IRQ % 32);
+	*reg32(VIRT_GICD_PA, GICD_CTLR) = GICD_CTLR_ENABLE_GRP0;
+	*reg32(VIRT_GICC_PA, GICC_PMR) = PRIORITY_MASK;
+	*reg32(VIRT_GICC_PA, GICC_CTLR) = 1;
+}
+
+static void gicd_wait_rwp(void)
+{
+	while (*reg32(VIRT_GICD_PA, GICD_CTLR) & GICD_CTLR_RWP)
+		;
+}
+
+/* QEMU's virt GICv3 runs with security disabled (GICD_CTLR.DS = 1): one Group 1, signalled as
+ * IRQ once ICC_IGRPEN1_EL1 is set. */
+static void route_uart_irq_v3(void)
+{
+	*reg32(VIRT_GICD_PA, GICD_CTLR) = GICD_CTLR_ARE;
+	gicd_wait_rwp();
+	*reg32(VIRT_GICD_PA, GICD_IGROUPR(VIRT_UART_IRQ / 32)) |= 1u << (VIRT_UART_IRQ % 32);
+	*reg8(VIRT_GICD_PA, GICD_IPRIORITYR + VIRT_UART_IRQ) = IRQ_PRIORITY;
+	*(volatile uint64_t *)(IO_ADDRESS(VIRT_GICD_PA) + GICD_IROUTER(VIRT_UART_IRQ)) = 0;
+	*reg32(VIRT_GICD_PA, GICD_ISENABLER(VIRT_UART_IRQ / 32)) = 1u << (VIRT_UART_IRQ % 32);
+	*reg32(VIRT_GICD_PA, GICD_CTLR) = GICD_CTLR_ARE | GICD_CTLR_ENABLE_GRP1 | GICD_CTLR_ENABLE_GRP0;
+	gicd_wait_rwp();
+
+	*reg32(VIRT_GICR_PA, GICR_WAKER) &= ~GICR_WAKER_PROCESSOR_SLEEP;
+	while (*reg32(VIRT_GICR_PA, GICR_WAKER) & GICR_WAKER_CHILDREN_ASLEEP)
+		;
+	write_sysreg(s3_0_c12_c12_5, read_sysreg(s3_0_c12_c12_5) | 1); /* ICC_SRE_EL1.SRE */
+	isb();
+	write_sysreg(s3_0_c4_c6_0, PRIORITY_MASK); /* ICC_PMR_EL1 */
+	write_sysreg(s3_0_c12_c12_7, 1);           /* ICC_IGRPEN1_EL1 */
+	isb();
+}
+
+void a64_gic_init(void)
+{
+	if (gic_version == 2)
+		route_uart_irq_v2();
+	else if (gic_version == 3)
+		route_uart_irq_v3();
+	else
+		return;
+	dsb(sy);
+	gic_ready = true;
+}
+
+bool a64_gic_ready(void)
+{
+	return gic_ready;
+}
