@@ -43,8 +43,14 @@ void *mmap(void *addr, size_t length, int prot, int flags, int fd, long off);
 int munmap(void *addr, size_t length);
 /* Linux's raw brk: returns the new break, or the current one when addr is 0 or refused. */
 unsigned long sys_brk(unsigned long addr);
+/* The C library's forms: 0 / -1 with ENOMEM, and the old break (or (void *)-1). */
+int brk(void *addr);
+void *sbrk(long increment);
 int getpid(void);
 unsigned int getuid(void);
+
+/* C's strtoul, on lib/parse.c (white space, sign, base 0/2..36, ERANGE). */
+unsigned long strtoul(const char *s, char **end, int base);
 
 int printf(const char *fmt, ...) __printf(1, 2);
 int dprintf(int fd, const char *fmt, ...) __printf(2, 3);
