@@ -150,6 +150,17 @@ class Machines(unittest.TestCase):
             self.assertIn("-nodefaults", argv)
             self.assertEqual(argv[-2:], ["-append", "a b"])
 
+    def test_makefile_cmake_and_machines_name_the_same_presets(self):
+        import json
+        import re
+        with open(os.path.join(M.REPO, "Makefile")) as f:
+            make = re.search(r"^PRESETS := ((?:.*\\\n)*.*)$", f.read(), re.M).group(1)
+        with open(M.PRESETS_FILE) as f:
+            cmake = [p["name"] for p in json.load(f)["configurePresets"]
+                     if not p.get("hidden") and p["name"] != "host"]
+        self.assertEqual(make.replace("\\", " ").split(), cmake)
+        self.assertEqual(M.preset_names(), cmake)
+
     def test_exit_status_encoding(self):
         self.assertEqual(M.Machine("x86").qemu_status(3), 7)
         self.assertEqual(M.Machine("x86").qemu_status(0), 0)
