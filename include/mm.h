@@ -37,6 +37,7 @@ struct mm {
 	uint64_t mmap_base;
 	uint64_t stack_top;        /* after stack randomization */
 	uint64_t start_stack;      /* initial sp */
+	uint64_t brk_base;         /* end of the image: start_brk before randomization */
 	uint64_t start_brk, brk;
 	uint64_t load_bias;        /* ET_DYN images */
 	uint64_t entry;

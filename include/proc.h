@@ -30,6 +30,7 @@ struct run_result {
 	uint64_t mmap_base;
 	uint64_t stack_top;
 	uint64_t start_brk;
+	uint64_t brk_base;   /* start_brk before its randomization */
 	uint64_t load_bias;
 	struct mmap_range range;
 };
@@ -46,5 +47,9 @@ struct process *kept_process(int pid);
  * -ENOEXEC for a malformed image, -ENOMEM. (kernel/exec.c) */
 int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
 	       bool randomize);
+
+/* The layout half of exec alone, for a task of prog's kind (no tables, no image): what
+ * `aslr sample --layout-only` draws from. brk_base is where the image ended. */
+void exec_layout_only(bool compat, bool randomize, uint64_t brk_base, struct run_result *res);
 
 #endif

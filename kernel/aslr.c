@@ -1,5 +1,7 @@
 /* `aslr`: what the randomization of this preset can do, from the knobs' live values. */
 #include <arch/memory.h>
+#include <asm/layout.h>
+#include <aslr.h>
 #include <kernel.h>
 #include <layout.h>
 #include <lib/string.h>
@@ -47,11 +49,27 @@ static int aslr_info(void)
 	return 0;
 }
 
+bool aslr_has_compat(void)
+{
+#ifdef CONFIG_COMPAT
+	return true;
+#else
+	return false;
+#endif
+}
+
+uint64_t brk_rnd_range(bool compat)
+{
+	return BRK_RND_RANGE(compat);
+}
+
 static int cmd_aslr(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "info") == 0)
 		return aslr_info();
-	printk("usage: aslr info\n");
+	if (argc >= 2 && strcmp(argv[1], "sample") == 0)
+		return aslr_sample(argc, argv);
+	printk("usage: aslr info | aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]\n");
 	return 2;
 }
-SHELL_COMMAND(aslr, "aslr", "aslr info            ASLR knobs, ranges and the RNG source", cmd_aslr);
+SHELL_COMMAND(aslr, "aslr", "aslr info|sample ... ASLR knobs and ranges; entropy measured over N execs", cmd_aslr);

@@ -123,6 +123,7 @@ static void pick_layout(struct mm *mm, bool randomize)
 
 static void randomize_brk(struct mm *mm, bool randomize)
 {
+	mm->start_brk = mm->brk_base;
 	if (randomize && randomize_va_space > 1) {
 		uint64_t range_pages = (uint64_t)BRK_RND_RANGE(mm->compat) >> PAGE_SHIFT;
 		mm->start_brk += random_below(range_pages) << PAGE_SHIFT;
@@ -210,7 +211,22 @@ int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **
 		if ((err = load_segment(mm, prog->image, &img.loads[i], bias)))
 			return err == -EEXIST ? -ENOEXEC : err;
 	mm->entry = img.entry + bias;
-	mm->start_brk = page_up(img.hi + bias);
+	mm->brk_base = mm->start_brk = page_up(img.hi + bias);
 	randomize_brk(mm, randomize);
 	return build_stack(mm, argc, argv);
+}
+
+void exec_layout_only(bool compat, bool randomize, uint64_t brk_base, struct run_result *res)
+{
+	struct mm mm = { .compat = compat, .brk_base = brk_base };
+
+	task_geometry(compat, &mm.geo);
+	pick_layout(&mm, randomize);
+	randomize_brk(&mm, randomize);
+	res->status = 0;
+	res->mmap_base = mm.mmap_base;
+	res->stack_top = mm.stack_top;
+	res->start_brk = mm.start_brk;
+	res->brk_base = mm.brk_base;
+	res->range = mm.range;
 }

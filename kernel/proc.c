@@ -66,6 +66,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 	res->mmap_base = p->mm.mmap_base;
 	res->stack_top = p->mm.stack_top;
 	res->start_brk = p->mm.start_brk;
+	res->brk_base = p->mm.brk_base;
 	res->load_bias = p->mm.load_bias;
 	res->range = p->mm.range;
 	if (err) {

@@ -20,3 +20,5 @@ foreach(preset arm64-4k-va48 arm-vmsplit-1g x86 x86_64)
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
 endforeach()
+
+rndbits_host_test(stats SOURCES test_stats.c UNDER_TEST ${RNDBITS_ROOT}/lib/stats.c)

@@ -1,0 +1,17 @@
+/* Statistics without floating point (the kernel never touches FP registers): the chi-square
+ * uniformity test and its p-value, in fixed-point arithmetic (lib/stats.c). */
+#ifndef RNDBITS_LIB_STATS_H
+#define RNDBITS_LIB_STATS_H
+
+#include <types.h>
+
+/* Chi-square statistic of nbuckets observed counts against a uniform expectation, times 1000
+ * (x = sum (o - n/k)^2 / (n/k)). */
+uint64_t chi2_milli(const uint32_t *counts, unsigned nbuckets, uint64_t n);
+
+/* Upper-tail p-value of a chi-square statistic x (given times 1000) with dof degrees of freedom,
+ * in parts per million, by the Wilson-Hilferty normal approximation (absolute error well under
+ * 0.001 for dof >= 30). */
+uint32_t chi2_p_ppm(uint64_t x_milli, unsigned dof);
+
+#endif
