@@ -21,7 +21,7 @@ enum region { REGION_MMAP, REGION_STACK, REGION_BRK };
 static const char *const region_names[] = { "mmap", "stack", "brk" };
 
 struct sample_opts {
-	uint32_t n;
+	unsigned n;
 	bool compat, layout_only;
 	enum region region;
 };
@@ -93,12 +93,12 @@ static void offset_of(const struct sample_opts *o, const struct run_result *res,
 	}
 }
 
-static void sort_u64(uint64_t *a, uint32_t n)
+static void sort_u64(uint64_t *a, unsigned n)
 {
 	/* Heapsort: no recursion, no extra memory, n log n for 65536 samples. */
-	for (uint32_t start = n / 2; start-- > 0;) {
-		for (uint32_t root = start;;) {
-			uint32_t child = 2 * root + 1;
+	for (unsigned start = n / 2; start-- > 0;) {
+		for (unsigned root = start;;) {
+			unsigned child = 2 * root + 1;
 			if (child >= n) break;
 			if (child + 1 < n && a[child] < a[child + 1]) child++;
 			if (a[root] >= a[child]) break;
@@ -106,10 +106,10 @@ static void sort_u64(uint64_t *a, uint32_t n)
 			root = child;
 		}
 	}
-	for (uint32_t end = n; end-- > 1;) {
+	for (unsigned end = n; end-- > 1;) {
 		uint64_t t = a[0]; a[0] = a[end]; a[end] = t;
-		for (uint32_t root = 0;;) {
-			uint32_t child = 2 * root + 1;
+		for (unsigned root = 0;;) {
+			unsigned child = 2 * root + 1;
 			if (child >= end) break;
 			if (child + 1 < end && a[child] < a[child + 1]) child++;
 			if (a[root] >= a[child]) break;
@@ -133,9 +133,9 @@ static void print_centi(const char *label, unsigned centi, const char *note)
 	printk("  %-14s %u.%02u  %s\n", label, centi / 100, centi % 100, note);
 }
 
-static void print_histogram(const uint32_t *buckets)
+static void print_histogram(const unsigned *buckets)
 {
-	uint32_t rows[16] = { 0 }, top = 1;
+	unsigned rows[16] = { 0 }, top = 1;
 
 	for (unsigned i = 0; i < BUCKETS; i++)
 		rows[i / 4] += buckets[i];
@@ -152,9 +152,9 @@ static void print_histogram(const uint32_t *buckets)
 }
 
 struct sample_stats {
-	uint32_t n, distinct, mismatches, pax_bits;
+	unsigned n, distinct, mismatches, pax_bits;
 	uint64_t min, max, range;
-	uint32_t buckets[BUCKETS];
+	unsigned buckets[BUCKETS];
 };
 
 static void summarize(const struct sample_opts *o, struct sample_stats *st, uint64_t *values)
@@ -162,9 +162,9 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	unsigned bits = mmap_rnd_bits_for(o->compat);
 	uint64_t span = st->max - st->min;
 	unsigned aslrtest = span ? ceil_log2(span) - (unsigned)PAGE_SHIFT : 0;
-	uint32_t set_count[64] = { 0 };
+	unsigned set_count[64] = { 0 };
 
-	for (uint32_t i = 0; i < st->n; i++)
+	for (unsigned i = 0; i < st->n; i++)
 		for (unsigned b = 0; b < 64; b++)
 			set_count[b] += (values[i] >> b) & 1;
 	st->pax_bits = 0;
@@ -173,13 +173,13 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 			st->pax_bits++;
 	sort_u64(values, st->n);
 	st->distinct = st->n ? 1 : 0;
-	for (uint32_t i = 1; i < st->n; i++)
+	for (unsigned i = 1; i < st->n; i++)
 		st->distinct += values[i] != values[i - 1];
 
 	uint64_t span_pages = span >> PAGE_SHIFT;
 	uint64_t coverage = st->range > 1 ? span_pages * 10000 / (st->range - 1) : 10000;
 	uint64_t x = chi2_milli(st->buckets, BUCKETS, st->n);
-	uint32_t p = chi2_p_ppm(x, BUCKETS - 1);
+	unsigned p = chi2_p_ppm(x, BUCKETS - 1);
 	unsigned cts = log2_centi(st->distinct);
 	unsigned effective = log2_centi(st->range);
 
@@ -212,7 +212,7 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 }
 
 /* One updating line: count, rate, time left. */
-static void progress(uint32_t done, uint32_t total, uint64_t t0)
+static void progress(unsigned done, unsigned total, uint64_t t0)
 {
 	uint64_t hz = arch_cycles_hz(), dt = arch_cycles() - t0;
 	uint64_t rate = dt ? (uint64_t)done * hz / dt : 0;
@@ -242,7 +242,7 @@ static int parse_sample_args(int argc, char **argv, struct sample_opts *o)
 				return -1;
 			o->region = (enum region)r;
 		} else if (!n && parse_u64_full(argv[i], 10, &n) && n >= 2 && n <= SAMPLE_MAX) {
-			o->n = (uint32_t)n;
+			o->n = (unsigned)n;
 		} else {
 			return -1;
 		}
@@ -298,7 +298,7 @@ int aslr_sample(int argc, char **argv)
 	bool randomize = randomize_va_space != 0;
 	uint64_t t0 = arch_cycles(), next_report = t0 + arch_cycles_hz() / 2;
 	bool shown = false, interrupted = false;
-	for (uint32_t i = 0; i < o.n; i++) {
+	for (unsigned i = 0; i < o.n; i++) {
 		if (o.layout_only) {
 			exec_layout_only(o.compat, randomize, brk_base, &res);
 			s.value = o.region == REGION_MMAP ? res.mmap_base - PAGE_SIZE :

@@ -88,7 +88,7 @@ static q24 q_normal_tail(q24 z)
 	return q_mul(poly, q_exp_neg(q_mul(t, t))) / 2;
 }
 
-uint64_t chi2_milli(const uint32_t *counts, unsigned nbuckets, uint64_t n)
+uint64_t chi2_milli(const unsigned *counts, unsigned nbuckets, uint64_t n)
 {
 	/* x = k/n * sum (o - n/k)^2 = sum (k o - n)^2 / (k n), computed exactly in integers. */
 	uint64_t num = 0, den = (uint64_t)nbuckets * n;
@@ -114,5 +114,5 @@ uint32_t chi2_p_ppm(uint64_t x_milli, unsigned dof)
 	q24 p = z >= 0 ? q_normal_tail(z) : Q_ONE - q_normal_tail(-z);
 	if (p < 0)
 		p = 0;
-	return (uint32_t)((p * 1000000 + Q_ONE / 2) >> 24);
+	return (unsigned)((p * 1000000 + Q_ONE / 2) >> 24);
 }

@@ -7,7 +7,7 @@
 
 /* Chi-square statistic of nbuckets observed counts against a uniform expectation, times 1000
  * (x = sum (o - n/k)^2 / (n/k)). */
-uint64_t chi2_milli(const uint32_t *counts, unsigned nbuckets, uint64_t n);
+uint64_t chi2_milli(const unsigned *counts, unsigned nbuckets, uint64_t n);
 
 /* Upper-tail p-value of a chi-square statistic x (given times 1000) with dof degrees of freedom,
  * in parts per million, by the Wilson-Hilferty normal approximation (absolute error well under
