@@ -7,6 +7,7 @@ should the harness itself be killed).
 """
 
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -135,6 +136,15 @@ def prompt_end(prompts):
     return find
 
 
+def kernel_exit_names():
+    """EXIT_* statuses of include/kernel.h by value, to name a status in a report."""
+    try:
+        with open(os.path.join(M.REPO, "include", "kernel.h")) as f:
+            return {int(v): "EXIT_" + n for n, v in re.findall(r"\bEXIT_(\w+)\s*=\s*(\d+)", f.read())}
+    except OSError:
+        return {}
+
+
 def status_text(machine, status):
     if status is None:
         return "still running"
@@ -143,9 +153,12 @@ def status_text(machine, status):
     if status == 124:
         return "124 (the `timeout` bound expired)"
     k = machine.kernel_status(status) if machine else None
-    if k is not None and k != status:
-        return "%d (kernel status %d)" % (status, k)
-    return str(status)
+    name = kernel_exit_names().get(k) if k else None
+    if name is None:
+        return str(status)
+    if k != status:
+        return "%d (kernel status %d, %s)" % (status, k, name)
+    return "%d (%s)" % (status, name)
 
 
 class Player:

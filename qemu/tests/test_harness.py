@@ -223,7 +223,7 @@ class Player(unittest.TestCase):
         self.assertIsNone(play("presets: all\nrndbits# panic\n...\n[exit 7]\n"))
         self.assertIsNone(play("presets: all\nrndbits# panic\n...\n[kernel exit 3]\n"))
         err = play("presets: all\nrndbits# panic\n...\n[exit 0]\n")
-        self.assertIn("QEMU's exit status is 7 (kernel status 3), the transcript expects 0", err)
+        self.assertIn("QEMU's exit status is 7 (kernel status 3, EXIT_PANIC), the transcript expects 0", err)
 
     def test_bare_lf_is_reported(self):
         err = play("presets: all\nrndbits# lf\nbare\n")
