@@ -8,6 +8,7 @@ on pipes for the harness (no escape character eats the bytes it sends).
 
 import json
 import os
+import re
 import shlex
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -151,11 +152,26 @@ class Machine:
         levels = _table_levels(v["isa"], v["bits"], shift, v.get("va_bits"))
         if levels:
             v["levels"] = str(levels)
+        v.update(self.config())
         m = self.desc["memory"]
         units = {"K": 1, "M": 1024, "G": 1024 * 1024}
         if m[-1:].upper() in units and m[:-1].isdigit():
             v["memory_kib"] = str(int(m[:-1]) * units[m[-1:].upper()])
         return v
+
+    def config(self):
+        """The image's configuration: every `#define CONFIG_X value` of the generated config.h
+        in build/<preset>/ (strings unquoted), or nothing before the preset is configured."""
+        path = os.path.join(self.build_dir, "include", "generated", "config.h")
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError:
+            return {}
+        out = {}
+        for name, value in re.findall(r"^#define\s+(CONFIG_\w+)\s+(.*?)\s*$", text, re.M):
+            out[name] = value[1:-1] if value.startswith('"') and value.endswith('"') else value
+        return out
 
     def gdb_command(self, port=1234):
         sym = display_path(self.symbols)
