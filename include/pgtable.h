@@ -48,6 +48,11 @@ void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out);
 /* Print a walk in the `pt walk` format: one line per level, then the result. */
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
 
+/* Call fn for every valid leaf (block or page) reachable from root below va_end, in address
+ * order: its VA, size, output address and permissions. Built from the tables alone. */
+typedef void (*pt_leaf_fn)(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx);
+void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ctx);
+
 /* Free every table reachable from root below va_end (the user half), the frames of the
  * last-level leaves there when free_frames (a process's own pages), and the root itself if
  * free_root. Entries at or above va_end (the shared kernel half) are left alone. */

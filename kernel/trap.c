@@ -4,7 +4,10 @@
 #include <arch/mmu.h>
 #include <arch/trap.h>
 #include <kernel.h>
+#include <lib/string.h>
 #include <pgtable.h>
+#include <sections.h>
+#include <shell.h>
 #include <trap.h>
 
 static const char *const access_names[] = {
@@ -59,3 +62,43 @@ void trap_dispatch(struct trap_info *ti)
 	}
 	user_fault(ti);
 }
+
+/* `crash`: a deliberate kernel exception, so tests can see the report and the exit status on
+ * every preset. Each kind is something the page tables or the CPU must refuse. */
+static char crash_data[64] __aligned(16);
+/* A user-half address (the kernel's own tables map nothing there); a variable, so the compiler
+ * does not reason about the constant. */
+static volatile uintptr_t crash_address = 0x10;
+
+static int cmd_crash(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	if (strcmp(what, "read") == 0) {
+		printk("crash: reading %p\n", (void *)crash_address);
+		return *(volatile int *)crash_address;
+	}
+	if (strcmp(what, "write") == 0) {
+		printk("crash: writing to kernel text at %p\n", (void *)__text_start);
+		*(volatile char *)__text_start = 0;
+		return 0;
+	}
+	if (strcmp(what, "exec") == 0) {
+		if (arch_pt_geometry()->always_granted & PT_X) {
+			printk("crash: %s cannot refuse execution (no NX bit); not trying\n",
+			       arch_pt_geometry()->name);
+			return 1;
+		}
+		printk("crash: executing kernel data at %p\n", (void *)crash_data);
+		((void (*)(void))(uintptr_t)crash_data)();
+		return 0;
+	}
+	if (strcmp(what, "undef") == 0) {
+		printk("crash: executing an undefined instruction\n");
+		__builtin_trap();
+	}
+	printk("usage: crash read|write|exec|undef\n");
+	return 2;
+}
+SHELL_COMMAND(crash, "crash", "crash read|write|exec|undef  a deliberate kernel exception (for tests)",
+	      cmd_crash);

@@ -285,3 +285,26 @@ void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool fr
 	if (free_root)
 		free_table(0, root);
 }
+
+static void leaves_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t va_end,
+		      pt_leaf_fn fn, void *ctx)
+{
+	void *t = table_va(table);
+
+	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+		uint64_t va = base + ((uint64_t)i << geo()->shift[level]);
+		if (va >= va_end)
+			return;
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind == PTE_TABLE && level < last_level())
+			leaves_in(level + 1, info.pa, va, va_end, fn, ctx);
+		else if (info.kind == PTE_BLOCK || info.kind == PTE_PAGE)
+			fn(va, level_size(level), info.pa, info.prot, ctx);
+	}
+}
+
+void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ctx)
+{
+	leaves_in(0, root, 0, va_end, fn, ctx);
+}
