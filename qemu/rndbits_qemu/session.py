@@ -162,8 +162,8 @@ def status_text(machine, status):
 
 
 class Player:
-    def __init__(self, t, machine, argv, step_timeout=None, log_path=None, verbose=False):
-        self.t, self.machine, self.argv = t, machine, argv
+    def __init__(self, t, machine, step_timeout=None, log_path=None, verbose=False):
+        self.t, self.machine, self.argv = t, machine, None
         self.step_timeout = step_timeout or t.timeout
         self.log_path, self.verbose = log_path, verbose
         self.variables = machine.variables() if machine else {}
@@ -177,7 +177,8 @@ class Player:
         preset = self.machine.preset if self.machine else "-"
         return "FAIL %s [%s] %s" % (self.where(lineno), preset, what)
 
-    def run(self):
+    def run(self, argv):
+        self.argv = argv
         bound = int(self.step_timeout * (len(self.t.steps) + 1)) + 30
         self.console = Console(self.argv, self.log_path, bound)
         try:

@@ -19,7 +19,7 @@ KEYS.update({"C-%s" % chr(c): bytes([c - 0x60]) for c in range(ord("a"), ord("z"
 TOKEN_RE = re.compile(r"<(C-[a-z]|BS|DEL|CR|LF|TAB|ESC|0x[0-9a-fA-F]{2}|lt|rep (\d+) ([^>]*))>")
 # Keys after which the line editor has finished the line: no Enter is added.
 LINE_ENDERS = (b"\r", b"\n", b"\x03")
-VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:([+-])(\d+))?\}")   # ${name}, ${name+1}
 EXIT_RE = re.compile(r"^\[(kernel )?exit (\d+)\]$")
 
 
@@ -159,7 +159,7 @@ def parse(path, text=None):
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    header = {}
+    header, header_lines = {}, {}
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -170,6 +170,7 @@ def parse(path, text=None):
             if m.group(1) in header:
                 raise TranscriptError(path, i + 1, "%s: given twice" % m.group(1))
             header[m.group(1)] = m.group(2)
+            header_lines[m.group(1)] = i + 1
             i += 1
         else:
             break
@@ -223,15 +224,24 @@ def parse(path, text=None):
         step.last_lineno = lineno
     if len(steps) == 1:
         raise TranscriptError(path, len(lines), "no command: a transcript types at least one line")
-    return Transcript(path, presets, header.get("append"), timeout, steps)
+    t = Transcript(path, presets, header.get("append"), timeout, steps)
+    t.append_lineno = header_lines.get("append", 1)
+    return t
 
 
 def substitute(text, variables, escape, path, lineno):
+    """Replace ${name} by the variable's value and ${name+N} / ${name-N} by the integer sum."""
     def one(m):
-        if m.group(1) not in variables:
+        name, sign, n = m.groups()
+        if name not in variables:
             raise TranscriptError(path, lineno, "unknown variable ${%s} (known: %s)"
-                                  % (m.group(1), ", ".join(sorted(variables))))
-        v = str(variables[m.group(1)])
+                                  % (name, ", ".join(sorted(variables))))
+        v = str(variables[name])
+        if sign:
+            base = as_number(v)
+            if not isinstance(base, int):
+                raise TranscriptError(path, lineno, "${%s%s%s}: %s is not a number" % (name, sign, n, v))
+            v = str(base + int(n) if sign == "+" else base - int(n))
         return re.escape(v) if escape else v
     return VAR_RE.sub(one, text)
 
@@ -257,8 +267,14 @@ def unescape_raw(text):
 
 
 def prepare(t, variables):
-    """Substitute ${variables} and compile regexes; errors name the transcript line."""
+    """Substitute ${variables} (in the append: header, command lines and expected lines) and
+    compile regexes; errors name the transcript line."""
+    if t.append is not None:
+        t.append = substitute(t.append, variables, False, t.path, t.append_lineno)
     for step in t.steps:
+        if step.keys is not None and "${" in step.typed:
+            typed = substitute(step.typed, variables, False, t.path, step.lineno)
+            step.keys = parse_keys(typed, t.path, step.lineno)
         for e in step.expect + ([step.echo] if step.echo else []):
             if e.kind == "re":
                 src = substitute(e.text, variables, True, t.path, e.lineno)

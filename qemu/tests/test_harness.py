@@ -22,7 +22,7 @@ def play(text, preset="x86", timeout=None):
         f.write(text)
     try:
         t = T.parse(f.name)
-        S.Player(t, M.Machine(preset), FAKE, timeout).run()
+        S.Player(t, M.Machine(preset), timeout).run(FAKE)
         return None
     except S.Failure as e:
         return str(e)
@@ -211,6 +211,16 @@ class Player(unittest.TestCase):
         err = play(SESSION.replace("rndbits\n", "rndbits!\n"))
         self.assertIn(":14 [x86] output of `unamx<BS>e` differs", err)
         self.assertIn("'rndbits'", err)
+
+    def test_variables_in_commands_and_arithmetic(self):
+        self.assertIsNone(play("presets: all\nrndbits# echo ${page_size} ${page_size+1} ${bits-2}\n"
+                               "4096 4097 30\n"))
+        with self.assertRaises(T.TranscriptError):
+            T.prepare(T.parse("<t>", "presets: all\nrndbits# echo ${machine+1}\n"), {"machine": "pc"})
+
+    def test_append_is_substituted(self):
+        t = T.parse("<t>", "presets: all\nappend: a=${bits}\nrndbits# x\n")
+        self.assertEqual(T.prepare(t, {"bits": "32"}).append, "a=32")
 
     def test_echo(self):
         self.assertIsNone(play("presets: all\nrndbits# unamx<BS><BS>e\nrndbits: unae: command not found\n"))
