@@ -307,6 +307,11 @@ static void decode(struct trap_frame *f, struct trap_info *ti)
 		ti->kind = ti->user ? TRAP_SYSCALL : TRAP_OTHER;
 		return;
 	}
+	if (vector >= X86_IRQ_BASE && vector < X86_IRQ_BASE + X86_NR_IRQS) {
+		ti->kind = TRAP_IRQ;
+		ti->name = "IRQ";
+		return;
+	}
 	if (vector < ARRAY_SIZE(exception_names)) {
 		ti->name = exception_names[vector] ? exception_names[vector] : "reserved";
 		ti->kind = exception_kind(vector);
@@ -340,12 +345,14 @@ void x86_64_trap(struct trap_frame *f)
 {
 	struct trap_info ti;
 
-	if (f->vector >= X86_IRQ_BASE && f->vector < X86_IRQ_BASE + X86_NR_IRQS) {
-		/* The console polls the UART; the interrupt only had to end a `hlt`. */
+	decode(f, &ti);
+	if (ti.kind == TRAP_IRQ) {
+		/* The console polls the UART; the interrupt mostly had to end a `hlt`. EOI first:
+		 * the dispatcher may end a user task from here and never come back. */
 		x86_pic_eoi((unsigned)f->vector - X86_IRQ_BASE);
+		trap_dispatch(&ti);
 		return;
 	}
-	decode(f, &ti);
 	if (ti.user)
 		trap_dispatch(&ti);
 	else
