@@ -1,0 +1,159 @@
+/* kernel/shell.c's shell_execute (tokenizer, quotes, `>` redirection, command lookup) under
+ * libFuzzer, with stub commands registered in the same shell_cmds linker section the kernel
+ * uses (the host linker provides __start_/__stop_shell_cmds as ld does for the kernel), and the
+ * real `help`. Output goes through kernel/console.c (printk, capture) to a counting UART.
+ *
+ * Input: 1 byte of options (uid root or nobody, what fs_write answers), then lines separated by
+ * '\n', each run through shell_execute from an exact-size buffer.
+ *
+ * Checked: argc <= SHELL_MAX_ARGS and argv[argc] == NULL; every word lies inside the line
+ * buffer, NUL-terminated there, and has no blank unless the line quoted one; the first `>`
+ * word and its file are gone from argv; a redirect hands fs_write at most the capture buffer;
+ * the shell's status is the command's, or 0/1/2/127 for its own outcomes. */
+#include "lib_under_test.h"
+#include <arch/console.h>
+#include <arch/cpu.h>
+#include <console.h>
+#include <cred.h>
+#include <fs.h>
+#include <kernel.h>
+#include <lib/errno.h>
+#include <shell.h>
+
+#include <string.h>
+
+#include "fuzz.h"
+
+static struct {
+	const char *line;      /* the buffer shell_execute got */
+	size_t size;
+	bool has_quote, had_redirect;
+	unsigned uid;
+	long fs_answer;        /* 0: the length written */
+	int last_status;       /* what the last stub command returned */
+	bool command_ran;
+	unsigned long uart_bytes;
+} S;
+
+void arch_console_putc(char c)
+{
+	(void)c;
+	S.uart_bytes++;
+}
+
+int arch_console_getc(void)
+{
+	return -1;
+}
+
+void arch_idle(void)
+{
+	FUZZ_CHECK(!"the shell never waits for input in shell_execute");
+}
+
+unsigned current_uid(void)
+{
+	return S.uid;
+}
+
+long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
+{
+	FUZZ_CHECK(path != NULL && path[0] != '\0');
+	FUZZ_CHECK(S.had_redirect);
+	FUZZ_CHECK(uid == S.uid);
+	FUZZ_CHECK(len <= CONSOLE_LINE_MAX + 64);
+	FUZZ_CHECK(buf != NULL || len == 0);
+	return S.fs_answer ? S.fs_answer : (long)len;
+}
+
+static void check_argv(int argc, char **argv)
+{
+	FUZZ_CHECK(argc >= 1 && argc <= SHELL_MAX_ARGS);
+	FUZZ_CHECK(argv[argc] == NULL);
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		FUZZ_CHECK(w >= S.line && w < S.line + S.size);
+		size_t room = (size_t)(S.line + S.size - w);
+		FUZZ_CHECK(memchr(w, '\0', room) != NULL);
+		if (!S.has_quote)
+			FUZZ_CHECK(strchr(w, ' ') == NULL && strchr(w, '\t') == NULL);
+	}
+	S.command_ran = true;
+}
+
+static int stub_status(int argc, char **argv, int status)
+{
+	check_argv(argc, argv);
+	S.last_status = status;
+	return status;
+}
+
+static int cmd_true(int argc, char **argv) { return stub_status(argc, argv, 0); }
+static int cmd_false(int argc, char **argv) { return stub_status(argc, argv, 1); }
+
+static int cmd_echo(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		printk("%s%s", argv[i], i + 1 < argc ? " " : "\n");
+	return stub_status(argc, argv, 0);
+}
+
+/* More output than a redirect can capture. */
+static int cmd_yes(int argc, char **argv)
+{
+	for (int i = 0; i < 100; i++)
+		printk("y\n");
+	return stub_status(argc, argv, 0);
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	return stub_status(argc, argv, argc > 1 ? (int)strlen(argv[1]) : 42);
+}
+
+SHELL_COMMAND(fuzz_true, "true", "true", cmd_true);
+SHELL_COMMAND(fuzz_false, "false", "false", cmd_false);
+SHELL_COMMAND(fuzz_echo, "echo", "echo [WORD...]", cmd_echo);
+SHELL_COMMAND(fuzz_yes, "yes", "yes", cmd_yes);
+SHELL_COMMAND(fuzz_status, "status", "status [WORD]", cmd_status);
+
+static const long fs_answers[] = { 0, -ENOENT, -EISDIR, -EACCES, -ENOSPC };
+
+static void run_line(const uint8_t *p, size_t n)
+{
+	char *line = malloc(n + 1);
+	memcpy(line, p, n);
+	line[n] = '\0';
+	size_t len = strlen(line); /* an embedded NUL ends the line, as in a C string */
+
+	S.line = line;
+	S.size = n + 1;
+	S.has_quote = memchr(line, '\'', len) || memchr(line, '"', len);
+	S.had_redirect = memchr(line, '>', len) != NULL;
+	S.command_ran = false;
+	S.last_status = -1;
+	int status = shell_execute(line);
+	if (S.command_ran && status != 1)
+		FUZZ_CHECK(status == S.last_status);
+	else if (!S.command_ran)
+		FUZZ_CHECK(status == 0 || status == 2 || status == 127);
+	/* A status of 1 after a command ran may be the redirect's write error. */
+	free(line);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	S.uid = data[0] & 1 ? 65534 : 0;
+	S.fs_answer = fs_answers[(data[0] >> 1) % ARRAY_SIZE(fs_answers)];
+	data++, size--;
+	while (size) {
+		const uint8_t *nl = memchr(data, '\n', size);
+		size_t n = nl ? (size_t)(nl - data) : size;
+		run_line(data, n);
+		n += nl != NULL;
+		data += n, size -= n;
+	}
+	return 0;
+}
