@@ -22,6 +22,8 @@ struct vma {
 	unsigned prot;         /* PT_R | PT_W | PT_X (PT_USER is implied) */
 	enum vma_kind kind;
 	uint64_t file_offset;  /* VMA_IMAGE: offset of start in the ELF file */
+	phys_addr_t shared_pa; /* non-zero: maps these frames of the embedded image read-only (like
+				* the page cache), never freed with the process; 0: private frames */
 	struct vma *next;
 };
 
@@ -55,6 +57,8 @@ struct vma *vma_find(struct mm *mm, uint64_t addr);
 /* Insert [start, end) (page aligned, free). -EEXIST if it overlaps, -ENOMEM if out of VMAs. */
 int vma_insert(struct mm *mm, uint64_t start, uint64_t end, unsigned prot, enum vma_kind kind,
 	       uint64_t file_offset);
+/* Mark the VMA starting at start as mapping shared frames from pa (see struct vma). */
+void vma_set_shared(struct mm *mm, uint64_t start, phys_addr_t pa);
 
 /* Linux's get_unmapped_area for a hint-less (or hinted) anonymous mapping: top-down below
  * mmap_base with a bottom-up fallback, or bottom-up from mmap_base (legacy). Returns the

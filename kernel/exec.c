@@ -62,16 +62,32 @@ static unsigned segment_prot(unsigned flags)
 	return (flags & PF_R ? PT_R : 0) | (flags & PF_W ? PT_W | PT_R : 0) | (flags & PF_X ? PT_X : 0);
 }
 
-/* Eagerly fill one segment: a VMA, then every page with its file bytes (the rest zero). */
+/* A read-only segment whose pages line up with the embedded file's pages can map the kernel
+ * image's own frames, as Linux maps a file from the page cache: nothing to allocate or copy,
+ * and (under QEMU) no translated code thrown away because its page was rewritten. */
+static bool can_share(const uint8_t *file, const struct elf_load *l, uint64_t vstart)
+{
+	return !(l->flags & PF_W) && l->filesz == l->memsz && page_down((uintptr_t)file) == (uintptr_t)file &&
+	       ((vstart - l->offset) & (PAGE_SIZE - 1)) == 0;
+}
+
+/* Load one segment: a VMA, then its pages (shared with the image, or private copies of the
+ * file bytes with the rest zero). */
 static int load_segment(struct mm *mm, const uint8_t *file, const struct elf_load *l, uint64_t bias)
 {
 	uint64_t vstart = l->vaddr + bias;
 	uint64_t start = page_down(vstart), end = page_up(vstart + l->memsz);
+	uint64_t offset = l->offset - (vstart - start);
 	unsigned prot = segment_prot(l->flags);
-	int err = vma_insert(mm, start, end, prot, VMA_IMAGE, l->offset - (vstart - start));
+	int err = vma_insert(mm, start, end, prot, VMA_IMAGE, offset);
 
 	if (err)
 		return err;
+	if (can_share(file, l, vstart)) {
+		phys_addr_t pa = __pa(file + offset);
+		vma_set_shared(mm, start, pa);
+		return pt_map(mm->root, (uintptr_t)start, pa, (size_t)(end - start), prot | PT_USER, 0);
+	}
 	for (uint64_t page = start; page < end; page += PAGE_SIZE) {
 		phys_addr_t pa;
 		err = mm_map_new_page(mm, page, prot, &pa);

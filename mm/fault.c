@@ -51,6 +51,9 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 		arch_tlb_flush_page((uintptr_t)page);
 		return 0;
 	}
+	if (v->shared_pa) /* an image page someone unmapped and touched again: map it back */
+		return pt_map(mm->root, (uintptr_t)page, v->shared_pa + (page - v->start), PAGE_SIZE,
+			      v->prot | PT_USER, 0);
 	return mm_map_new_page(mm, page, v->prot, NULL);
 }
 

@@ -47,6 +47,19 @@ static bool page_aligned(uint64_t x)
 	return (x & (PAGE_SIZE - 1)) == 0;
 }
 
+/* Remove the pages of [start, end) inside v from the tables; v's own frames go back to the
+ * allocator, shared image frames stay where they are. */
+static void unmap_pages(struct mm *mm, const struct vma *v, uint64_t start, uint64_t end)
+{
+	uint64_t lo = MAX(start, v->start), hi = MIN(end, v->end);
+
+	if (lo < hi) {
+		uint64_t n = pt_unmap(mm->root, lo, hi - lo, !v->shared_pa);
+		if (!v->shared_pa)
+			mm->frames -= n;
+	}
+}
+
 int mm_init(struct mm *mm, bool compat, unsigned asid)
 {
 	memset(mm, 0, sizeof(*mm));
@@ -64,6 +77,9 @@ void mm_destroy(struct mm *mm)
 {
 	if (!mm->root)
 		return;
+	for (struct vma *v = mm->vmas; v; v = v->next)
+		if (v->shared_pa)
+			unmap_pages(mm, v, v->start, v->end);
 	while (mm->vmas) {
 		struct vma *v = mm->vmas;
 		mm->vmas = v->next;
@@ -83,6 +99,14 @@ struct vma *vma_find(struct mm *mm, uint64_t addr)
 		if (addr < v->end)
 			return v;
 	return NULL;
+}
+
+void vma_set_shared(struct mm *mm, uint64_t start, phys_addr_t pa)
+{
+	struct vma *v = vma_find(mm, start);
+
+	if (v && v->start == start)
+		v->shared_pa = pa;
 }
 
 static bool range_free(struct mm *mm, uint64_t start, uint64_t end)
@@ -110,6 +134,7 @@ int vma_insert(struct mm *mm, uint64_t start, uint64_t end, unsigned prot, enum 
 	v->prot = prot;
 	v->kind = kind;
 	v->file_offset = file_offset;
+	v->shared_pa = 0;
 	while (*link && (*link)->start < start)
 		link = &(*link)->next;
 	v->next = *link;
@@ -203,6 +228,14 @@ static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
 {
 	struct vma **link = &mm->vmas;
 
+	/* A split needs a spare VMA: make sure of it before anything changes. */
+	if (mm->nr_vmas >= MM_MAX_VMAS)
+		for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+			if (v->start < start && v->end > end)
+				return -ENOMEM;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		unmap_pages(mm, v, start, end);
+
 	while (*link) {
 		struct vma *v = *link;
 		if (v->end <= start) {
@@ -221,6 +254,8 @@ static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
 			*tail = *v;
 			tail->start = end;
 			tail->file_offset += end - v->start;
+			if (tail->shared_pa)
+				tail->shared_pa += end - v->start;
 			v->end = start;
 			v->next = tail;
 			mm->nr_vmas++;
@@ -231,6 +266,8 @@ static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
 			link = &v->next;
 		} else if (v->end > end) {
 			v->file_offset += end - v->start;
+			if (v->shared_pa)
+				v->shared_pa += end - v->start;
 			v->start = end;
 			break;
 		} else {
@@ -239,7 +276,6 @@ static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
 			mm->nr_vmas--;
 		}
 	}
-	mm->frames -= pt_unmap(mm->root, start, end - start, true);
 	return 0;
 }
 
