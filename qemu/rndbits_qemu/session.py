@@ -270,8 +270,8 @@ class Player:
             print("ok %s %s" % (self.where(step.lineno), step.title()))
 
     def compare_echo(self, step, echo, text):
-        """The console line after typing: the prompt, then what the line editor shows (an `echo:`
-        line under the command says it instead, for the cases the editor does not model)."""
+        """The console line after typing: the prompt, then what the line editor shows (an
+        `[echo ...]` line under the command says it instead, where the editor model falls short)."""
         p = step.prompt
         e = step.echo
         if e is None:

@@ -210,13 +210,14 @@ def parse(path, text=None):
                 raise TranscriptError(path, lineno, "[exit N] must follow a command")
             step.exit = ("kernel" if m.group(1) else "qemu", int(m.group(2)), lineno)
             continue
-        if line.startswith("check: "):
-            step.checks.append((line[7:], lineno))
+        # Harness directives are bracketed, so no console output line is mistaken for one.
+        if line.startswith("[check ") and line.endswith("]"):
+            step.checks.append((line[7:-1].strip(), lineno))
             continue
-        if line.startswith("echo: "):
+        if line.startswith("[echo ") and line.endswith("]"):
             if step.keys is None or step.expect or step.echo:
-                raise TranscriptError(path, lineno, "echo: must come right under its command")
-            step.echo = _classify(line[6:], lineno)
+                raise TranscriptError(path, lineno, "[echo ...] must come right under its command")
+            step.echo = _classify(line[6:-1], lineno)
             continue
         step.expect += pending_blank
         pending_blank = []
@@ -432,7 +433,7 @@ CHECK_BUILTINS = {"int": int, "len": len, "abs": abs, "min": min, "max": max, "h
 
 
 def evaluate_check(expr, groups, variables, lines=()):
-    """A `check:` expression over the block's named groups, the ${variables} (numbers as ints)
+    """A `[check ...]` expression over the block's named groups, the ${variables} (numbers as ints)
     and `lines`, the block's output lines as shown. Returns (ok, explanation)."""
     env = {k: as_number(v) for k, v in variables.items()}
     env.update({k: as_number(v) for k, v in groups.items()})

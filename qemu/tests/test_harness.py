@@ -190,7 +190,7 @@ rndbits# free
             total       used       free
 re: pages: +(?P<total>\\d+) +(?P<used>\\d+) +(?P<free>\\d+)
 ...
-check: total == used + free
+[check total == used + free]
 rndbits# unamx<BS>e
 rndbits
 rndbits# uname<C-c>
@@ -224,8 +224,8 @@ class Player(unittest.TestCase):
 
     def test_echo(self):
         self.assertIsNone(play("presets: all\nrndbits# unamx<BS><BS>e\nrndbits: unae: command not found\n"))
-        self.assertIsNone(play("presets: all\nrndbits# <rep 300 x>\necho: re: x{255}\n...\n"))
-        err = play("presets: all\nrndbits# <rep 300 x>\necho: re: x{300}\n...\n")
+        self.assertIsNone(play("presets: all\nrndbits# <rep 300 x>\n[echo re: x{255}]\n...\n"))
+        err = play("presets: all\nrndbits# <rep 300 x>\n[echo re: x{300}]\n...\n")
         self.assertIn("the console line after typing `<rep 300 x>` shows", err)
 
     def test_failed_check(self):
