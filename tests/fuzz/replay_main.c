@@ -6,8 +6,36 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-static unsigned long runs;
+static unsigned long runs, still_failing;
+static bool expect_failure;
+
+/* --expect-failure: each input runs in a child that must die (invariant, sanitizer); an input
+ * that passes is reported, since its finding has been fixed. */
+static void run_input(const char *path, const uint8_t *data, size_t len)
+{
+	if (!expect_failure) {
+		LLVMFuzzerTestOneInput(data, len);
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* The expected report goes to a log nobody needs to read. */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		LLVMFuzzerTestOneInput(data, len);
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		printf("%s: passes now: the finding is fixed; move it to corpus/ as a regression\n", path);
+	else
+		still_failing++;
+}
 
 static int run_file(const char *path)
 {
@@ -31,7 +59,7 @@ static int run_file(const char *path)
 	uint8_t *exact = malloc(len ? len : 1);
 	memcpy(exact, buf, len);
 	free(buf);
-	LLVMFuzzerTestOneInput(exact, len);
+	run_input(path, exact, len);
 	free(exact);
 	runs++;
 	return 0;
@@ -68,14 +96,23 @@ int main(int argc, char **argv)
 {
 	int rc = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
+	int first = 1;
+
+	if (argc > 1 && strcmp(argv[1], "--expect-failure") == 0) {
+		expect_failure = true;
+		first = 2;
+	}
+	if (argc <= first) {
+		fprintf(stderr, "usage: %s [--expect-failure] FILE|DIR...\n", argv[0]);
 		return 2;
 	}
-	for (int i = 1; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if (run_path(argv[i]) != 0)
 			rc = 1;
-	printf("%s: %lu inputs replayed%s\n", argv[0], runs, rc ? ", some unreadable" : "");
+	printf("%s: %lu inputs replayed%s", argv[0], runs, rc ? ", some unreadable" : "");
+	if (expect_failure)
+		printf(", %lu still failing as expected", still_failing);
+	printf("\n");
 	/* A replay of nothing is a broken corpus path, not a pass. */
-	return rc || runs == 0;
+	return rc || runs == 0 || (expect_failure && still_failing != runs);
 }
