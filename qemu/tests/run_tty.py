@@ -21,7 +21,10 @@ def main():
         sys.exit(__doc__)
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, TOOL] + args[1:] + ["run", args[0]])
+        # Bounded even if this script is killed: `timeout --foreground` keeps QEMU in the
+        # terminal's foreground process group, where a Ctrl-C would signal it if QEMU let it.
+        os.execvp("timeout", ["timeout", "--foreground", "-k", "2", "%d" % (4 * STEP),
+                              sys.executable, TOOL] + args[1:] + ["run", args[0]])
     seen = ""
 
     def expect(what):
