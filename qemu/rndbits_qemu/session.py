@@ -301,27 +301,37 @@ class Player:
         if fi is not None and fi < len(exp):
             e = exp[fi]
             out.append("  %s expects: %s" % (self.where(e.lineno), e.source()))
-            used = sorted(set(T.VAR_RE.findall(e.text)))
+            used = sorted(set(m.group(0) for m in T.VAR_RE.finditer(e.text)))
             if used:
-                out.append("  where %s" % ", ".join("${%s} = %s" % (n, self.variables.get(n))
-                                                    for n in used))
+                out.append("  where %s" % ", ".join(
+                    "%s = %s" % (v, T.substitute(v, self.variables, False, self.t.path, e.lineno))
+                    for v in used))
             out.append("  console line %d: %s" % (
                 fj + 1, repr(lines[fj].shown) if fj < len(lines) else "(no more output)"))
         else:
             out.append("  unexpected output after the last expected line (console line %d): %r"
                        % (fj + 1, lines[fj].shown if fj < len(lines) else ""))
         out.append("  --- expected (%s)" % M.display_path(self.t.path))
-        for k, e in enumerate(exp):
-            out.append("  %s %4d | %s" % (">" if k == fi else " ", e.lineno, e.source()))
-        if not exp:
-            out.append("         | (no output)")
+        out += listing(exp, fi, lambda e: (e.lineno, e.source()))
         out.append("  +++ actual (console)")
-        for k, ln in enumerate(lines):
-            shown = ln.shown if ln.raw == ln.shown else "%s    [raw: %s]" % (ln.shown, T.visible(ln.raw))
-            out.append("  %s %4d | %s" % (">" if k == fj else " ", k + 1, shown))
-        if not lines:
-            out.append("         | (no output)")
+        out += listing(lines, fj, lambda ln: (None, ln.shown if ln.raw == ln.shown else
+                                              "%s    [raw: %s]" % (ln.shown, T.visible(ln.raw))))
         return "\n".join(out)
+
+
+def listing(items, mark, describe, context=15):
+    """Numbered lines for a report, `>` at index mark, cut to `context` lines around it."""
+    if not items:
+        return ["         | (no output)"]
+    centre = mark if mark is not None and mark < len(items) else len(items) - 1
+    lo, hi = max(0, centre - context), min(len(items), centre + context + 1)
+    out = ["         | [... %d lines ...]" % lo] if lo else []
+    for k in range(lo, hi):
+        number, text = describe(items[k])
+        out.append("  %s %4d | %s" % (">" if k == mark else " ", number or k + 1, text))
+    if hi < len(items):
+        out.append("         | [... %d lines ...]" % (len(items) - hi))
+    return out
 
 
 def time_to_prompt(argv, timeout=30.0, prompts=T.PROMPTS):
