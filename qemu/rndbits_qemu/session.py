@@ -169,6 +169,7 @@ class Player:
         self.variables = machine.variables() if machine else {}
         T.prepare(t, self.variables)
         self.console = None
+        self.groups = {}
 
     def where(self, lineno):
         return "%s:%d" % (M.display_path(self.t.path), lineno)
@@ -258,10 +259,12 @@ class Player:
         if step.keys is None and not step.expect:
             return              # a transcript that shows no boot log does not check it
         ok, groups, pairs, fi, fj = T.match_block(step.expect, lines)
+        if ok:
+            self.groups.update(groups)      # named groups stay visible to later [check]s
         if not ok:
             raise Failure(self.diff(step, lines, fi, fj))
         for expr, lineno in step.checks:
-            good, why = T.evaluate_check(expr, groups, self.variables, [ln.shown for ln in lines])
+            good, why = T.evaluate_check(expr, self.groups, self.variables, [ln.shown for ln in lines])
             if not good:
                 raise Failure("%s\n  check failed: %s\n  values: %s\n  output:\n%s" % (
                     self.header(lineno, "output of %s" % step.title()), expr, why,

@@ -232,6 +232,12 @@ class Player(unittest.TestCase):
         err = play(SESSION.replace("total == used + free", "total == used"))
         self.assertIn("check failed: total == used", err)
 
+    def test_groups_carry_over_to_later_checks(self):
+        self.assertIsNone(play("presets: all\nrndbits# echo 5\nre: (?P<a>\\d+)\nrndbits# echo 5\n"
+                               "re: (?P<b>\\d+)\n[check a == b]\n"))
+        self.assertIn("check failed: a != b", play("presets: all\nrndbits# echo 5\nre: (?P<a>\\d+)\n"
+                                                  "rndbits# echo 5\nre: (?P<b>\\d+)\n[check a != b]\n"))
+
     def test_timeout(self):
         err = play("presets: all\nrndbits# hang\n", timeout=0.5)
         self.assertIn("timeout: no prompt within 0.5 s after `hang`", err)
