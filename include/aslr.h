@@ -5,6 +5,8 @@
 #include <types.h>
 
 int aslr_sample(int argc, char **argv);
+int aslr_attack(int argc, char **argv);
+int aslr_tradeoff(int argc, char **argv);
 
 /* Whether this preset runs 32-bit tasks on a 64-bit kernel. */
 bool aslr_has_compat(void);

@@ -65,6 +65,10 @@ void vma_set_shared(struct mm *mm, uint64_t start, phys_addr_t pa);
  * address, or 0 with no room. */
 uint64_t get_unmapped_area(struct mm *mm, uint64_t hint, uint64_t len);
 
+/* The largest length get_unmapped_area would still find room for (top-down area and its
+ * bottom-up fallback, or the bottom-up area), computed from the VMA list. */
+uint64_t largest_unmapped_area(struct mm *mm);
+
 /* mmap/munmap/brk with Linux's argument checks; return the result or -errno. */
 int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 		unsigned long flags);

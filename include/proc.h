@@ -15,12 +15,16 @@ struct process {
 	struct mm mm;
 	int status;        /* wait status: exit code, or 128 + signal */
 	bool in_use;
+	bool quiet_faults; /* RUN_QUIET_FAULTS */
 };
 
 enum run_flags {
 	RUN_NO_RANDOMIZE = 1u << 0, /* ADDR_NO_RANDOMIZE, like `setarch -R` */
 	RUN_COMPAT = 1u << 1,       /* the 32-bit image on the compat path */
 	RUN_KEEP = 1u << 2,         /* keep the address space after exit (`run -k`) */
+	RUN_QUIET_FAULTS = 1u << 4, /* no segfault line (an attack's expected misses) */
+	RUN_WORST_CASE = 1u << 3,   /* the largest random offsets instead of drawn ones, for the
+				     * worst-case layout `aslr tradeoff` measures */
 };
 
 /* What a run left behind, for the shell and in-guest checks. */
@@ -33,6 +37,7 @@ struct run_result {
 	uint64_t brk_base;   /* start_brk before its randomization */
 	uint64_t load_bias;
 	struct mmap_range range;
+	uint64_t largest_gap;  /* largest hint-less mmap the exited process could still have got */
 };
 
 /* Exec prog with argv (argv[0] is the program name) and run it to completion. */
@@ -46,7 +51,7 @@ struct process *kept_process(int pid);
 /* Build the address space of prog in mm: layout, ELF segments, stack with argv, brk. 0, or
  * -ENOEXEC for a malformed image, -ENOMEM. (kernel/exec.c) */
 int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
-	       bool randomize);
+	       bool randomize, bool worst_case);
 
 /* The layout half of exec alone, for a task of prog's kind (no tables, no image): what
  * `aslr sample --layout-only` draws from. brk_base is where the image ended. */

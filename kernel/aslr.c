@@ -69,7 +69,14 @@ static int cmd_aslr(int argc, char **argv)
 		return aslr_info();
 	if (argc >= 2 && strcmp(argv[1], "sample") == 0)
 		return aslr_sample(argc, argv);
-	printk("usage: aslr info | aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]\n");
+	if (argc >= 2 && strcmp(argv[1], "attack") == 0)
+		return aslr_attack(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "tradeoff") == 0)
+		return aslr_tradeoff(argc, argv);
+	printk("usage: aslr info\n"
+	       "       aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]\n"
+	       "       aslr attack [-32] [--bits B] [--trials T] [--respawn-s S]\n"
+	       "       aslr tradeoff [-32]\n");
 	return 2;
 }
-SHELL_COMMAND(aslr, "aslr", "aslr info|sample ... ASLR knobs and ranges; entropy measured over N execs", cmd_aslr);
+SHELL_COMMAND(aslr, "aslr", "aslr info|sample|attack|tradeoff  ASLR: knobs, measured entropy, brute force, cost", cmd_aslr);

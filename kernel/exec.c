@@ -124,17 +124,19 @@ static int pick_load_bias(struct mm *mm, const struct elf_image *img, bool rando
 }
 
 /* Linux's arch_pick_mmap_layout for this task, plus the stack and brk randomization. */
-static void pick_layout(struct mm *mm, bool randomize)
+static void pick_layout(struct mm *mm, bool randomize, bool worst_case)
 {
 	struct task_geometry *g = &mm->geo;
 
 	mmap_range(g, RLIMIT_STACK_DEFAULT, randomize, legacy_va_layout != 0,
 		   mmap_rnd_bits_for(mm->compat), &mm->range);
-	mm->rnd_pages = mmap_draw_rnd_pages(&mm->range, mm->compat);
+	mm->rnd_pages = worst_case ? mm->range.max_rnd_pages
+				   : mmap_draw_rnd_pages(&mm->range, mm->compat);
 	mm->mmap_base = mmap_base_at(&mm->range, mm->rnd_pages);
 	mm->stack_top = page_up(g->stack_top);
 	if (randomize)
-		mm->stack_top -= (get_random_u64() & g->stack_rnd_mask) << PAGE_SHIFT;
+		mm->stack_top -= ((worst_case ? ~0ULL : get_random_u64()) & g->stack_rnd_mask)
+				 << PAGE_SHIFT;
 }
 
 static void randomize_brk(struct mm *mm, bool randomize)
@@ -202,7 +204,7 @@ static int build_stack(struct mm *mm, int argc, char **argv)
 }
 
 int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
-	       bool randomize)
+	       bool randomize, bool worst_case)
 {
 	struct elf_image img;
 	unsigned elf_class = (mm->compat || sizeof(uintptr_t) == 4) ? ELFCLASS32 : ELFCLASS64;
@@ -216,7 +218,7 @@ int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **
 	if (err)
 		return err;
 
-	pick_layout(mm, randomize);
+	pick_layout(mm, randomize, worst_case);
 	uint64_t bias = 0;
 	if (img.type == ET_DYN && (err = pick_load_bias(mm, &img, randomize, &bias)))
 		return err;
@@ -237,7 +239,7 @@ void exec_layout_only(bool compat, bool randomize, uint64_t brk_base, struct run
 	struct mm mm = { .compat = compat, .brk_base = brk_base };
 
 	task_geometry(compat, &mm.geo);
-	pick_layout(&mm, randomize);
+	pick_layout(&mm, randomize, false);
 	randomize_brk(&mm, randomize);
 	res->status = 0;
 	res->mmap_base = mm.mmap_base;

@@ -60,9 +60,10 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 		drop_kept();
 	p->pid = res->pid = next_pid++;
 	strlcpy(p->name, prog->name, sizeof(p->name));
+	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));
 	if (!err)
-		err = exec_image(&p->mm, prog, argc, argv, randomize);
+		err = exec_image(&p->mm, prog, argc, argv, randomize, flags & RUN_WORST_CASE);
 	res->mmap_base = p->mm.mmap_base;
 	res->stack_top = p->mm.stack_top;
 	res->start_brk = p->mm.start_brk;
@@ -82,6 +83,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 	arch_switch_user_root(0, 0);
 	current = NULL;
 	res->status = p->status;
+	res->largest_gap = largest_unmapped_area(&p->mm);
 	if (flags & RUN_KEEP) {
 		kept = *p;
 	} else {
@@ -120,7 +122,8 @@ void user_fault(struct trap_info *ti)
 		int r = handle_mm_fault(&p->mm, ti->fault_addr, fault_access_of(ti->access));
 		if (r == 0)
 			return;
-		printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
+		if (!p->quiet_faults)
+			printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
 		       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
 		       trap_access_name(ti->access),
 		       r == -ENOMEM ? "out of memory" : fault_reason(&p->mm, ti));

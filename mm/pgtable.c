@@ -177,13 +177,24 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 	}
 }
 
+/* An all-zero descriptor is invalid in every format (arm64 and arm: type bits 0; x86: P = 0),
+ * and it is what nearly every entry of a scanned table is: bulk scans skip it without asking
+ * the arch to decode (and describe) it. */
+static bool pte_is_zero(pte_t pte)
+{
+	return pte == 0;
+}
+
 static bool table_empty(unsigned level, phys_addr_t table)
 {
 	void *t = table_va(table);
 
 	for (unsigned i = 0; i < geo()->entries[level]; i++) {
 		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		pte_t pte = arch_pt_load(t, i);
+		if (pte_is_zero(pte))
+			continue;
+		arch_pte_decode(level, pte, &info);
 		if (info.kind != PTE_INVALID)
 			return false;
 	}
@@ -254,7 +265,10 @@ static void free_subtree(unsigned level, phys_addr_t table, bool free_frames)
 
 	for (unsigned i = 0; i < geo()->entries[level]; i++) {
 		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		pte_t pte = arch_pt_load(t, i);
+		if (pte_is_zero(pte))
+			continue;
+		arch_pte_decode(level, pte, &info);
 		if (info.kind == PTE_TABLE && level < last_level())
 			free_subtree(level + 1, info.pa, free_frames);
 		else if (info.kind == PTE_PAGE && free_frames)
@@ -271,7 +285,10 @@ void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool fr
 
 	for (unsigned i = 0; i < nr; i++) {
 		struct pte_info info;
-		arch_pte_decode(0, arch_pt_load(t, i), &info);
+		pte_t pte = arch_pt_load(t, i);
+		if (pte_is_zero(pte))
+			continue;
+		arch_pte_decode(0, pte, &info);
 		if (info.kind == PTE_TABLE && geo()->levels > 1) {
 			free_subtree(1, info.pa, free_frames);
 			arch_pt_store(t, i, 0);
@@ -296,7 +313,10 @@ static void leaves_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t
 		if (va >= va_end)
 			return;
 		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		pte_t pte = arch_pt_load(t, i);
+		if (pte_is_zero(pte))
+			continue;
+		arch_pte_decode(level, pte, &info);
 		if (info.kind == PTE_TABLE && level < last_level())
 			leaves_in(level + 1, info.pa, va, va_end, fn, ctx);
 		else if (info.kind == PTE_BLOCK || info.kind == PTE_PAGE)

@@ -217,6 +217,32 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t hint, uint64_t len)
 	return unmapped_bottomup(mm, len, mm->mmap_base, task_size);
 }
 
+/* Largest free gap inside [low, high) under the same rules the searches follow. */
+static uint64_t largest_gap_in(struct mm *mm, uint64_t low, uint64_t high)
+{
+	uint64_t best = 0, prev_end = 0;
+
+	for (struct vma *v = mm->vmas;; v = v->next) {
+		uint64_t gap_lo = MAX(prev_end, low);
+		uint64_t gap_hi = gap_end_before(mm, v, high);
+		if (gap_hi > gap_lo)
+			best = MAX(best, gap_hi - gap_lo);
+		if (!v || v->start >= high)
+			return best;
+		prev_end = v->end;
+	}
+}
+
+uint64_t largest_unmapped_area(struct mm *mm)
+{
+	uint64_t task_size = mm->geo.task_size;
+
+	if (!mm->range.topdown)
+		return largest_gap_in(mm, mm->mmap_base, task_size);
+	return MAX(largest_gap_in(mm, mmap_min_addr(), mm->mmap_base),
+		   largest_gap_in(mm, mm->geo.unmapped_base, task_size));
+}
+
 static unsigned prot_to_pt(unsigned long prot)
 {
 	return (prot & PROT_READ ? PT_R : 0) | (prot & PROT_WRITE ? PT_W | PT_R : 0) |

@@ -22,6 +22,7 @@
 #undef strncmp
 #undef strchr
 #undef strrchr
+#undef strstr
 #undef strlcpy
 #undef strlcat
 #undef vsnprintf

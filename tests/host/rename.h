@@ -15,6 +15,7 @@
 #define strncmp lib_strncmp
 #define strchr lib_strchr
 #define strrchr lib_strrchr
+#define strstr lib_strstr
 #define strlcpy lib_strlcpy
 #define strlcat lib_strlcat
 #define vsnprintf lib_vsnprintf

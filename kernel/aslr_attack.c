@@ -1,0 +1,285 @@
+/* `aslr attack` and `aslr tradeoff`: what a number of bits buys against a brute-force attacker,
+ * and what it costs in address space. Both run real processes: the attack execs the victim until
+ * its guess hits, the trade-off runs `alloc` in the worst-case layout. */
+#include <arch/cpu.h>
+#include <arch/memory.h>
+#include <aslr.h>
+#include <console.h>
+#include <kernel.h>
+#include <layout.h>
+#include <lib/fmt.h>
+#include <lib/parse.h>
+#include <lib/string.h>
+#include <proc.h>
+#include <sysctl.h>
+
+#define TRIALS_MAX 100000
+
+/* A duration for people: seconds, minutes, hours or days with one decimal. */
+static void format_duration(char *buf, size_t n, uint64_t tenths_of_s)
+{
+	static const struct { const char *unit; uint64_t tenths; } units[] = {
+		{ "days", 864000 }, { "hours", 36000 }, { "minutes", 600 }, { "seconds", 10 },
+	};
+	for (unsigned i = 0; i < ARRAY_SIZE(units); i++) {
+		if (tenths_of_s >= units[i].tenths || i == ARRAY_SIZE(units) - 1) {
+			uint64_t v = tenths_of_s * 10 / units[i].tenths;
+			snprintf(buf, n, "%llu.%llu %s", (unsigned long long)(v / 10),
+				 (unsigned long long)(v % 10), units[i].unit);
+			return;
+		}
+	}
+}
+
+/* The knob an attack or trade-off step works on: native or compat bits. */
+static const struct sysctl_entry *bits_knob(bool compat)
+{
+	return sysctl_find(compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits");
+}
+
+struct attack_opts {
+	bool compat;
+	int bits;           /* -1: the knob's current value */
+	uint64_t trials, respawn_s;
+};
+
+static int parse_u64_arg(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	return parse_u64_full(s, 10, out) && *out >= lo && *out <= hi ? 0 : -1;
+}
+
+static int parse_attack_args(int argc, char **argv, struct attack_opts *o)
+{
+	uint64_t v;
+
+	o->bits = -1;
+	o->trials = 100;
+	o->respawn_s = 5;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "-32") == 0)
+			o->compat = true;
+		else if (strcmp(argv[i], "--bits") == 0 && i + 1 < argc && !parse_u64_arg(argv[++i], 0, 64, &v))
+			o->bits = (int)v;
+		else if (strcmp(argv[i], "--trials") == 0 && i + 1 < argc &&
+			 !parse_u64_arg(argv[++i], 1, TRIALS_MAX, &v))
+			o->trials = v;
+		else if (strcmp(argv[i], "--respawn-s") == 0 && i + 1 < argc &&
+			 !parse_u64_arg(argv[++i], 1, 86400, &v))
+			o->respawn_s = v;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* Sort helper for the median: insertion into a small fixed array is enough for the sizes we
+ * keep; beyond that the median is taken from the first TRIALS_KEPT trials. */
+#define TRIALS_KEPT 4096
+static uint64_t kept_tries[TRIALS_KEPT];
+
+static uint64_t median_of(uint64_t *a, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			uint64_t t = a[j]; a[j] = a[j - 1]; a[j - 1] = t;
+		}
+	return n ? a[n / 2] : 0;
+}
+
+static void attack_progress(uint64_t trial, uint64_t trials, uint64_t execs, uint64_t t0)
+{
+	uint64_t dt = arch_cycles() - t0, hz = arch_cycles_hz();
+	uint64_t rate = dt ? execs * hz / dt : 0;
+
+	printk("\r  trial %llu/%llu, %llu execs, %llu execs/s\x1b[K", (unsigned long long)trial,
+	       (unsigned long long)trials, (unsigned long long)execs, (unsigned long long)rate);
+}
+
+static void print_attack_report(const struct attack_opts *o, unsigned bits, uint64_t done,
+				uint64_t total_tries, uint64_t max_tries, uint64_t possible)
+{
+	char t_fixed[32], t_enum[32], t_meas[32];
+	uint64_t mean_x100 = done ? total_tries * 100 / done : 0;
+	uint64_t fixed = possible, enumerating = possible / 2;
+	unsigned n = (unsigned)MIN(done, (uint64_t)TRIALS_KEPT);
+	uint64_t median = median_of(kept_tries, n);
+
+	format_duration(t_fixed, sizeof(t_fixed), fixed * o->respawn_s * 10);
+	format_duration(t_enum, sizeof(t_enum), enumerating * o->respawn_s * 10);
+	format_duration(t_meas, sizeof(t_meas), mean_x100 * o->respawn_s / 10);
+	printk("  successes      %llu trials\n", (unsigned long long)done);
+	printk("  tries/success  mean %llu.%02llu, median %llu, max %llu\n",
+	       (unsigned long long)(mean_x100 / 100), (unsigned long long)(mean_x100 % 100),
+	       (unsigned long long)median, (unsigned long long)max_tries);
+	printk("  theory         %llu possible offsets: mean %llu tries for a fixed guess, %llu for an "
+	       "attacker enumerating a layout that stays put\n",
+	       (unsigned long long)possible, (unsigned long long)fixed,
+	       (unsigned long long)enumerating);
+	printk("  at %llu s per respawn: measured %s, fixed guess %s, enumerating %s\n",
+	       (unsigned long long)o->respawn_s, t_meas, t_fixed, t_enum);
+	printk("aslr-attack: bits=%u trials=%llu mean=%llu.%02llu median=%llu max=%llu theory_fixed=%llu "
+	       "theory_enum=%llu respawn_s=%llu\n",
+	       bits, (unsigned long long)done, (unsigned long long)(mean_x100 / 100),
+	       (unsigned long long)(mean_x100 % 100), (unsigned long long)median,
+	       (unsigned long long)max_tries, (unsigned long long)fixed,
+	       (unsigned long long)enumerating, (unsigned long long)o->respawn_s);
+}
+
+int aslr_attack(int argc, char **argv)
+{
+	struct attack_opts o = { 0 };
+
+	if (parse_attack_args(argc, argv, &o)) {
+		printk("usage: aslr attack [-32] [--bits B] [--trials T] [--respawn-s S]\n");
+		return 2;
+	}
+	if (o.compat && !aslr_has_compat()) {
+		printk("aslr: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
+		return 2;
+	}
+	const struct sysctl_entry *knob = bits_knob(o.compat);
+	int saved = *knob->data;
+	if (o.bits >= 0 && (o.bits < knob->min || o.bits > knob->max)) {
+		printk("aslr: --bits %d is outside %s's range %d..%d on %s\n", o.bits, knob->name,
+		       knob->min, knob->max, CONFIG_PRESET);
+		return 2;
+	}
+	const struct user_program *victim = user_program_find("victim", o.compat);
+	if (!victim) {
+		printk("aslr: no %svictim program in /bin\n", o.compat ? "32-bit " : "");
+		return 1;
+	}
+	if (o.bits >= 0)
+		*knob->data = o.bits;
+	unsigned bits = (unsigned)*knob->data;
+
+	/* The attacker knows the range and guesses one fixed page in its middle. */
+	struct run_result res;
+	struct task_geometry g;
+	struct mmap_range r;
+	task_geometry(o.compat, &g);
+	mmap_range(&g, RLIMIT_STACK_DEFAULT, randomize_va_space != 0, legacy_va_layout != 0, bits, &r);
+	uint64_t possible = r.max_rnd_pages + 1;
+	uint64_t guess = mmap_base_at(&r, possible / 2) - PAGE_SIZE;
+	char guess_text[24];
+	snprintf(guess_text, sizeof(guess_text), "%llx", (unsigned long long)guess);
+	char *vargv[] = { (char *)"victim", guess_text, NULL };
+
+	printk("aslr attack: %s=%u, victim's secret at its first mmap, fixed guess %#llx, %llu trials\n",
+	       knob->name, bits, (unsigned long long)guess, (unsigned long long)o.trials);
+	uint64_t done = 0, total = 0, max_tries = 0, execs = 0;
+	uint64_t cap = possible * 64; /* a trial that long means something is broken */
+	uint64_t t0 = arch_cycles(), next_report = t0 + arch_cycles_hz() / 2;
+	bool interrupted = false, shown = false, broken = false;
+	while (done < o.trials && !interrupted && !broken) {
+		uint64_t tries = 0;
+		for (;;) {
+			process_run(victim, 2, vargv, RUN_QUIET_FAULTS | (o.compat ? RUN_COMPAT : 0), &res);
+			tries++;
+			execs++;
+			if (res.status == 0)
+				break;
+			if (res.status != 128 + 11 || tries >= cap) {
+				printk("\r\x1b[Kaslr: victim ended with status %d after %llu tries; stopping\n",
+				       res.status, (unsigned long long)tries);
+				broken = true;
+				break;
+			}
+			if ((execs & 63) == 0) {
+				if (console_interrupt_pending()) {
+					interrupted = true;
+					break;
+				}
+				if (arch_cycles() >= next_report) {
+					attack_progress(done, o.trials, execs, t0);
+					shown = true;
+					next_report = arch_cycles() + arch_cycles_hz() / 4;
+				}
+			}
+		}
+		if (res.status != 0)
+			break;
+		if (done < TRIALS_KEPT)
+			kept_tries[done] = tries;
+		done++;
+		total += tries;
+		max_tries = MAX(max_tries, tries);
+	}
+	if (shown)
+		printk("\r\x1b[K");
+	uint64_t dt = arch_cycles() - t0;
+	if (interrupted)
+		printk("aslr: interrupted after %llu of %llu trials (%llu execs)\n",
+		       (unsigned long long)done, (unsigned long long)o.trials, (unsigned long long)execs);
+	printk("  execs          %llu (%llu/s)\n", (unsigned long long)execs,
+	       (unsigned long long)(dt ? execs * arch_cycles_hz() / dt : 0));
+	print_attack_report(&o, bits, done, total, max_tries, possible);
+	*knob->data = saved;
+	return interrupted ? 130 : broken ? 1 : 0;
+}
+
+int aslr_tradeoff(int argc, char **argv)
+{
+	bool compat = argc > 2 && strcmp(argv[2], "-32") == 0;
+
+	if (argc > 2 + compat) {
+		printk("usage: aslr tradeoff [-32]\n");
+		return 2;
+	}
+	if (compat && !aslr_has_compat()) {
+		printk("aslr: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
+		return 2;
+	}
+	const struct user_program *alloc = user_program_find("alloc", compat);
+	if (!alloc) {
+		printk("aslr: no %salloc program in /bin\n", compat ? "32-bit " : "");
+		return 1;
+	}
+	const struct sysctl_entry *knob = bits_knob(compat);
+	int saved = *knob->data;
+	char *aargv[] = { (char *)"alloc", NULL };
+	static char out[160];
+	int status = 0;
+
+	printk("aslr tradeoff: %s, worst-case layout (largest offsets) per value of %s\n",
+	       compat ? "compat (32-bit)" : "native", knob->name);
+	printk("bits  mmap_base range                      largest mapping (computed)  measured by alloc   "
+	       "match  brute force @5s (fixed / enumerating)\n");
+	for (int bits = knob->min; bits <= knob->max; bits++) {
+		struct run_result res;
+		uint64_t measured = 0;
+		*knob->data = bits;
+		console_capture_begin(out, sizeof(out) - 1);
+		process_run(alloc, 1, aargv, (compat ? RUN_COMPAT : 0) | RUN_WORST_CASE, &res);
+		long n = console_capture_end();
+		if (n >= 0) {
+			out[n] = '\0';
+			const char *p = strstr(out, "mapping ");
+			if (p)
+				parse_u64(p + 8, NULL, 0, &measured);
+		}
+		if (res.status != 0 || !measured) {
+			printk("%4d  alloc failed (status %d)\n", bits, res.status);
+			status = 1;
+			continue;
+		}
+		uint64_t lowest = mmap_base_at(&res.range, res.range.max_rnd_pages);
+		uint64_t possible = res.range.max_rnd_pages + 1;
+		char t_fixed[32], t_enum[32];
+		format_duration(t_fixed, sizeof(t_fixed), possible * 5 * 10);
+		format_duration(t_enum, sizeof(t_enum), possible / 2 * 5 * 10);
+		printk("%4d  %#14llx..%#-14llx  %#16llx (%6llu MiB)  %#16llx  %-5s  %s / %s\n", bits,
+		       (unsigned long long)lowest, (unsigned long long)res.range.base,
+		       (unsigned long long)res.largest_gap,
+		       (unsigned long long)(res.largest_gap >> 20), (unsigned long long)measured,
+		       measured == res.largest_gap ? "yes" : "NO", t_fixed, t_enum);
+		printk("aslr-tradeoff: bits=%d base_lo=%#llx base_hi=%#llx largest_computed=%llu "
+		       "largest_measured=%llu tries_fixed=%llu\n", bits, (unsigned long long)lowest,
+		       (unsigned long long)res.range.base, (unsigned long long)res.largest_gap,
+		       (unsigned long long)measured, (unsigned long long)possible);
+		if (measured != res.largest_gap)
+			status = 1;
+	}
+	*knob->data = saved;
+	return status;
+}
