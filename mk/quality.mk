@@ -27,3 +27,23 @@ fuzz: fuzz-host
 	@if [ -f qemu/fuzz_console.py ]; then \
 	   $(MAKE) --no-print-directory images && $(PYTHON) qemu/fuzz_console.py; \
 	 else echo "make fuzz: no in-guest console fuzzer yet (qemu/fuzz_console.py)"; fi
+
+# make ubsan: arm64-4k-va48 and x86_64 kernels built with RNDBITS_UBSAN=ON (undefined behaviour
+# traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then every
+# serial transcript of those presets played on them.
+UBSAN_PRESETS := arm64-4k-va48 x86_64
+
+.PHONY: ubsan
+ubsan: deps
+	@fail=0; for p in $(UBSAN_PRESETS); do \
+	   { [ -f build/ubsan/$$p/CMakeCache.txt ] || cmake --preset $$p -B build/ubsan/$$p -DRNDBITS_UBSAN=ON >/dev/null; } && \
+	   cmake --build build/ubsan/$$p -j$(NPROC) >build/ubsan/$$p.build.log 2>&1 || { \
+	     echo "ubsan: $$p does not build (build/ubsan/$$p.build.log)"; fail=1; continue; }; \
+	   mkdir -p build/ubsan/logs; \
+	   for t in $$($(RQ) tests | awk -v p=$$p '$$1 == p { print $$3 }'); do \
+	     n=$$(basename $$t .txt); \
+	     if $(RQ) --build-root build/ubsan test $$p $$t --log build/ubsan/logs/$$p-$$n.log \
+	          >build/ubsan/logs/$$p-$$n.out 2>&1; then echo "ubsan: PASS $$p $$n"; \
+	     else echo "ubsan: FAIL $$p $$n (build/ubsan/logs/$$p-$$n.log)"; fail=1; fi; \
+	   done; \
+	 done; exit $$fail
