@@ -2,6 +2,7 @@
 #   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line)
 #   make test                                           build all twelve presets + host, run every test
 #   make clean
+#   make fuzz-host                                      run the libFuzzer harnesses for a while
 # qemu-arm, qemu-arm64, qemu-x86 and qemu-x86_64 are the default presets of each ISA.
 # The real work is in CMakePresets.json, qemu/rndbits-qemu and tests/CMakeLists.txt.
 
@@ -34,10 +35,10 @@ ifneq ($(words $(QEMU_GOALS)),0)
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-debug deps-plot run build test debug cmdline clean images $(QEMU_GOALS)
+.PHONY: help deps deps-debug deps-plot run build test debug cmdline clean images fuzz-host $(QEMU_GOALS)
 
 help:
-	@sed -n '2,5p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,6p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "presets: $(PRESETS)"
 
 # Every action first makes sure the Debian packages are there (quiet when they are).
@@ -101,6 +102,11 @@ run debug cmdline:
 	@exit 2
 
 endif
+
+# libFuzzer harnesses (tests/fuzz/run.sh: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_HARNESSES), with clang.
+fuzz-host:
+	@sh qemu/deps.sh clang-14 libfuzzer-14-dev
+	@bash tests/fuzz/run.sh
 
 clean:
 	rm -rf build
