@@ -15,15 +15,17 @@
 
 #define TRIALS_MAX 100000
 
-/* A duration for people: seconds, minutes, hours or days with one decimal. */
+/* A duration for people, rounded to a tenth: seconds, minutes, hours (up to three days, so
+ * that "45.5 hours" reads as it is usually quoted) or days. */
 static void format_duration(char *buf, size_t n, uint64_t tenths_of_s)
 {
-	static const struct { const char *unit; uint64_t tenths; } units[] = {
-		{ "days", 864000 }, { "hours", 36000 }, { "minutes", 600 }, { "seconds", 10 },
+	static const struct { const char *unit; uint64_t tenths, from; } units[] = {
+		{ "days", 864000, 3 * 864000 }, { "hours", 36000, 36000 },
+		{ "minutes", 600, 600 }, { "seconds", 10, 0 },
 	};
 	for (unsigned i = 0; i < ARRAY_SIZE(units); i++) {
-		if (tenths_of_s >= units[i].tenths || i == ARRAY_SIZE(units) - 1) {
-			uint64_t v = tenths_of_s * 10 / units[i].tenths;
+		if (tenths_of_s >= units[i].from) {
+			uint64_t v = (tenths_of_s * 10 + units[i].tenths / 2) / units[i].tenths;
 			snprintf(buf, n, "%llu.%llu %s", (unsigned long long)(v / 10),
 				 (unsigned long long)(v % 10), units[i].unit);
 			return;
@@ -61,7 +63,7 @@ static int parse_attack_args(int argc, char **argv, struct attack_opts *o)
 		else if (strcmp(argv[i], "--bits") == 0 && i + 1 < argc && !parse_u64_arg(argv[++i], 0, 64, &v))
 			o->bits = (int)v;
 		else if (strcmp(argv[i], "--trials") == 0 && i + 1 < argc &&
-			 !parse_u64_arg(argv[++i], 1, TRIALS_MAX, &v))
+			 !parse_u64_arg(argv[++i], 0, TRIALS_MAX, &v))
 			o->trials = v;
 		else if (strcmp(argv[i], "--respawn-s") == 0 && i + 1 < argc &&
 			 !parse_u64_arg(argv[++i], 1, 86400, &v))
@@ -108,15 +110,17 @@ static void print_attack_report(const struct attack_opts *o, unsigned bits, uint
 	format_duration(t_enum, sizeof(t_enum), enumerating * o->respawn_s * 10);
 	format_duration(t_meas, sizeof(t_meas), mean_x100 * o->respawn_s / 10);
 	printk("  successes      %llu trials\n", (unsigned long long)done);
-	printk("  tries/success  mean %llu.%02llu, median %llu, max %llu\n",
+	if (done)
+		printk("  tries/success  mean %llu.%02llu, median %llu, max %llu\n",
 	       (unsigned long long)(mean_x100 / 100), (unsigned long long)(mean_x100 % 100),
 	       (unsigned long long)median, (unsigned long long)max_tries);
 	printk("  theory         %llu possible offsets: mean %llu tries for a fixed guess, %llu for an "
 	       "attacker enumerating a layout that stays put\n",
 	       (unsigned long long)possible, (unsigned long long)fixed,
 	       (unsigned long long)enumerating);
-	printk("  at %llu s per respawn: measured %s, fixed guess %s, enumerating %s\n",
-	       (unsigned long long)o->respawn_s, t_meas, t_fixed, t_enum);
+	printk("  at %llu s per respawn: %s%s%sfixed guess %s, enumerating %s\n",
+	       (unsigned long long)o->respawn_s, done ? "measured " : "", done ? t_meas : "",
+	       done ? ", " : "", t_fixed, t_enum);
 	printk("aslr-attack: bits=%u trials=%llu mean=%llu.%02llu median=%llu max=%llu theory_fixed=%llu "
 	       "theory_enum=%llu respawn_s=%llu\n",
 	       bits, (unsigned long long)done, (unsigned long long)(mean_x100 / 100),
@@ -165,7 +169,7 @@ int aslr_attack(int argc, char **argv)
 	snprintf(guess_text, sizeof(guess_text), "%llx", (unsigned long long)guess);
 	char *vargv[] = { (char *)"victim", guess_text, NULL };
 
-	printk("aslr attack: %s=%u, victim's secret at its first mmap, fixed guess %#llx, %llu trials\n",
+	printk("aslr attack: %s=%u, victim\'s secret at its first mmap, fixed guess %#llx, %llu trials\n",
 	       knob->name, bits, (unsigned long long)guess, (unsigned long long)o.trials);
 	uint64_t done = 0, total = 0, max_tries = 0, execs = 0;
 	uint64_t cap = possible * 64; /* a trial that long means something is broken */

@@ -154,6 +154,7 @@ static void print_histogram(const unsigned *buckets)
 struct sample_stats {
 	unsigned n, distinct, mismatches, pax_bits;
 	uint64_t min, max, range;
+	uint64_t lowest, highest; /* mmap region: the lowest and highest possible value */
 	unsigned buckets[BUCKETS];
 };
 
@@ -186,6 +187,9 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	printk("  samples        %u%s\n", st->n, o->layout_only ? " (layout only, no exec)" : " execs of probe");
 	printk("  configured     %u bits -> %llu possible offsets (%u.%02u bits effective)\n", bits,
 	       (unsigned long long)st->range, effective / 100, effective % 100);
+	if (o->region == REGION_MMAP)
+		printk("  possible       %#llx .. %#llx (top = STACK_TOP - gap - PAGE_SIZE)\n",
+		       (unsigned long long)st->lowest, (unsigned long long)st->highest);
 	printk("  min            %#llx\n", (unsigned long long)st->min);
 	printk("  max            %#llx\n", (unsigned long long)st->max);
 	printk("  span_pages     %llu of %llu (%llu.%02llu%%)\n", (unsigned long long)span_pages,
@@ -203,12 +207,12 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	print_histogram(st->buckets);
 	printk("aslr-sample: n=%u region=%s abi=%s bits=%u span_pages=%llu range_pages=%llu "
 	       "coverage=%llu.%02llu distinct=%u mismatches=%u cts_bits=%u.%02u aslrtest_bits=%u "
-	       "pax_bits=%u chi2_p=%u.%06u\n",
+	       "pax_bits=%u chi2_p=%u.%06u top=%#llx\n",
 	       st->n, region_names[o->region], o->compat ? "compat" : "native", bits,
 	       (unsigned long long)span_pages, (unsigned long long)st->range,
 	       (unsigned long long)(coverage / 100), (unsigned long long)(coverage % 100),
 	       st->distinct, st->mismatches, cts / 100, cts % 100, aslrtest, st->pax_bits,
-	       p / 1000000, p % 1000000);
+	       p / 1000000, p % 1000000, (unsigned long long)st->highest);
 }
 
 /* One updating line: count, rate, time left. */
@@ -310,6 +314,8 @@ int aslr_sample(int argc, char **argv)
 		}
 		offset_of(&o, &res, &s);
 		st.range = s.range;
+		st.highest = mmap_base_at(&res.range, 0) - PAGE_SIZE;
+		st.lowest = mmap_base_at(&res.range, res.range.max_rnd_pages) - PAGE_SIZE;
 		values[st.n++] = s.value;
 		st.mismatches += s.mismatch;
 		st.buckets[s.range ? s.rnd * BUCKETS / s.range : 0]++;

@@ -5,6 +5,7 @@
 #include <kernel.h>
 #include <lib/parse.h>
 #include <lib/string.h>
+#include <mm.h>
 #include <pgtable.h>
 #include <proc.h>
 #include <shell.h>
@@ -56,16 +57,39 @@ static struct process *process_arg(int argc, char **argv, int index)
 	return p;
 }
 
+/* A page of the kept process named by what it holds: the first page of its text, heap or first
+ * anonymous mapping, or the stack's top page (the one in use). */
+static bool symbolic_va(struct process *p, const char *name, uint64_t *va)
+{
+	for (struct vma *v = p ? p->mm.vmas : NULL; v; v = v->next) {
+		if ((strcmp(name, "text") == 0 && v->kind == VMA_IMAGE && (v->prot & PT_X)) ||
+		    (strcmp(name, "heap") == 0 && v->kind == VMA_HEAP) ||
+		    (strcmp(name, "mmap") == 0 && v->kind == VMA_ANON)) {
+			*va = v->start;
+			return true;
+		}
+		if (strcmp(name, "stack") == 0 && v->kind == VMA_STACK) {
+			*va = v->end - PAGE_SIZE;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int pt_walk_cmd(int argc, char **argv)
 {
 	uint64_t va;
 	struct pt_walk_result w;
 
-	if (argc < 3 || !parse_u64_full(argv[2], 16, &va)) {
-		printk("usage: pt walk VA [PID]   (VA in hex)\n");
+	if (argc < 3) {
+		printk("usage: pt walk VA|text|heap|mmap|stack [PID]   (VA in hex)\n");
 		return 2;
 	}
 	struct process *p = process_arg(argc, argv, 3);
+	if (!parse_u64_full(argv[2], 16, &va) && !symbolic_va(p, argv[2], &va)) {
+		printk("pt: %s: not an address or a mapping of the kept process\n", argv[2]);
+		return 2;
+	}
 	/* Without a kept process, kernel addresses can still be walked in the kernel's tables. */
 	if (!p && (argc > 3 || va < TASK_SIZE))
 		return 1;
@@ -92,13 +116,65 @@ static int pt_dump_cmd(int argc, char **argv)
 	return 0;
 }
 
+struct check_ctx {
+	struct process *p;
+	uint64_t pages, bad;
+};
+
+/* What a VMA's pages must grant, in the bits every format can express. */
+static unsigned comparable(unsigned prot)
+{
+	unsigned mask = (PT_R | PT_W | PT_X | PT_USER) & ~arch_pt_geometry()->always_granted;
+
+	return prot & mask;
+}
+
+static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+{
+	struct check_ctx *c = ctx;
+	struct vma *v = vma_find(&c->p->mm, va);
+
+	c->pages += size >> PAGE_SHIFT;
+	if (!v || va + size > v->end) {
+		printk("  %#llx: mapped in the tables (%s) but in no VMA\n", (unsigned long long)va,
+		       prot & PT_USER ? "user" : "kernel");
+		c->bad++;
+	} else if (comparable(prot) != comparable(v->prot | PT_USER)) {
+		printk("  %#llx: tables grant %c%c%c%s, VMA %#llx-%#llx says %c%c%c\n",
+		       (unsigned long long)va, prot & PT_R ? 'r' : '-', prot & PT_W ? 'w' : '-',
+		       prot & PT_X ? 'x' : '-', prot & PT_USER ? " user" : " kernel",
+		       (unsigned long long)v->start, (unsigned long long)v->end,
+		       v->prot & PT_R ? 'r' : '-', v->prot & PT_W ? 'w' : '-', v->prot & PT_X ? 'x' : '-');
+		c->bad++;
+	}
+	(void)pa;
+}
+
+/* Every page the tables map must lie in a VMA and grant exactly what that VMA allows. */
+static int pt_check_cmd(int argc, char **argv)
+{
+	struct process *p = process_arg(argc, argv, 2);
+	struct check_ctx c = { p, 0, 0 };
+
+	if (!p)
+		return 1;
+	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, check_leaf, &c);
+	printk("pt check: pid %d, %u VMAs, %llu pages mapped, %llu mismatch%s\n", p->pid,
+	       p->mm.nr_vmas, (unsigned long long)c.pages, (unsigned long long)c.bad,
+	       c.bad == 1 ? "" : "es");
+	return c.bad ? 1 : 0;
+}
+
 static int cmd_pt(int argc, char **argv)
 {
+	if (argc >= 2 && strcmp(argv[1], "check") == 0)
+		return pt_check_cmd(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "walk") == 0)
 		return pt_walk_cmd(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "dump") == 0)
 		return pt_dump_cmd(argc, argv);
-	printk("usage: pt walk VA [PID] | pt dump [PID]\n");
+	printk("usage: pt walk VA|text|heap|mmap|stack [PID] | pt dump [PID] | pt check [PID]\n");
 	return 2;
 }
-SHELL_COMMAND(pt, "pt", "pt walk VA [PID] | pt dump [PID]  page tables of the kept process", cmd_pt);
+SHELL_COMMAND(pt, "pt", "pt walk VA|text|heap|mmap|stack | dump | check [PID]  the kept process's page tables",
+	      cmd_pt);

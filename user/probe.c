@@ -1,6 +1,6 @@
 /* Reports where things landed in this process: one anonymous page from mmap (written and read
- * back, so the mapping is real), a stack variable, the program break and main. With -q it only
- * does the work and prints nothing, for sampling many execs quickly. */
+ * back, so the mapping is real), a stack variable, the program break and main; then it grows
+ * the heap by a page and uses it. With -q it only does the work and prints nothing. */
 #include <user.h>
 
 #define PROBE_LEN 4096
@@ -38,9 +38,16 @@ int main(int argc, char **argv)
 		printf("probe: readback failed\n");
 		return 1;
 	}
+	unsigned long brk_start = sys_brk(0);
 	if (!quiet)
 		printf("probe: pid=%d mmap=0x%lx stack=0x%lx brk=0x%lx text=0x%lx\n", getpid(),
 		       (unsigned long)(uintptr_t)page, (unsigned long)(uintptr_t)&local,
-		       sys_brk(0), (unsigned long)(uintptr_t)&main);
+		       brk_start, (unsigned long)(uintptr_t)&main);
+	/* One page of heap, used, so that a kept probe shows every kind of mapping: [heap] too. */
+	void *heap = sbrk(PROBE_LEN);
+	if (heap == (void *)-1 || !write_and_check(heap)) {
+		printf("probe: heap failed\n");
+		return 1;
+	}
 	return 0;
 }
