@@ -256,15 +256,22 @@ class Player:
                 raise Failure("%s\n  output line %d of %s ends in LF without CR (the console must "
                               "send CRLF): %s" % (self.header(step.lineno, step.title()), n + 1,
                                                   step.title(), T.visible(ln.raw + "\n")))
-        if step.keys is None and not step.expect:
-            return              # a transcript that shows no boot log does not check it
-        ok, groups, pairs, fi, fj = T.match_block(step.expect, lines)
-        if ok:
+        # A transcript that shows no boot log does not check it.
+        if step.keys is not None or step.expect:
+            ok, groups, pairs, fi, fj = T.match_block(step.expect, lines)
+            if not ok:
+                raise Failure(self.diff(step, lines, fi, fj))
             self.groups.update(groups)      # named groups stay visible to later [check]s
-        if not ok:
-            raise Failure(self.diff(step, lines, fi, fj))
-        for expr, lineno in step.checks:
-            good, why = T.evaluate_check(expr, self.groups, self.variables, [ln.shown for ln in lines])
+        for kind, expr, lineno in step.checks:
+            shown = [ln.shown for ln in lines]
+            if kind == "let":
+                name, value = T.evaluate_let(expr, self.groups, self.variables, shown)
+                if name is None:
+                    raise Failure("%s\n  [let %s] failed: %s" % (
+                        self.header(lineno, "after %s" % step.title()), expr, value))
+                self.groups[name] = value
+                continue
+            good, why = T.evaluate_check(expr, self.groups, self.variables, shown)
             if not good:
                 raise Failure("%s\n  check failed: %s\n  values: %s\n  output:\n%s" % (
                     self.header(lineno, "output of %s" % step.title()), expr, why,

@@ -212,7 +212,12 @@ def parse(path, text=None):
             continue
         # Harness directives are bracketed, so no console output line is mistaken for one.
         if line.startswith("[check ") and line.endswith("]"):
-            step.checks.append((line[7:-1].strip(), lineno))
+            step.checks.append(("check", line[7:-1].strip(), lineno))
+            continue
+        if line.startswith("[let ") and line.endswith("]"):
+            if not re.match(r"^\s*[A-Za-z_]\w*\s*=[^=]", line[5:-1]):
+                raise TranscriptError(path, lineno, "[let NAME = EXPRESSION]")
+            step.checks.append(("let", line[5:-1].strip(), lineno))
             continue
         if line.startswith("[echo ") and line.endswith("]"):
             if step.keys is None or step.expect or step.echo:
@@ -432,16 +437,36 @@ CHECK_BUILTINS = {"int": int, "len": len, "abs": abs, "min": min, "max": max, "h
                   "str": str, "float": float, "round": round, "range": range, "zip": zip}
 
 
-def evaluate_check(expr, groups, variables, lines=()):
-    """A `[check ...]` expression over the block's named groups, the ${variables} (numbers as ints)
-    and `lines`, the block's output lines as shown. Returns (ok, explanation)."""
+def _check_env(groups, variables, lines):
     env = {k: as_number(v) for k, v in variables.items()}
     env.update({k: as_number(v) for k, v in groups.items()})
     env["lines"] = list(lines)
+    return env
+
+
+def evaluate_let(text, groups, variables, lines=()):
+    """`[let NAME = EXPRESSION]`: returns (NAME, value), or (None, the error)."""
+    name, expr = (x.strip() for x in text.split("=", 1))
+    try:
+        return name, eval(expr, dict(_check_env(groups, variables, lines), __builtins__=CHECK_BUILTINS))
+    except Exception as e:
+        return None, "%s: %s" % (type(e).__name__, e)
+
+
+def evaluate_check(expr, groups, variables, lines=()):
+    """A `[check ...]` expression over the block's named groups, the ${variables} (numbers as ints)
+    and `lines`, the block's output lines as shown. Returns (ok, explanation)."""
+    env = _check_env(groups, variables, lines)
     try:
         ok = bool(eval(expr, dict(env, __builtins__=CHECK_BUILTINS)))
     except Exception as e:  # a broken check is a failure with its reason, not a crash
         return False, "%s: %s" % (type(e).__name__, e)
     names = sorted(n for n in set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", expr))
                    if n in env and n != "lines")
-    return ok, ", ".join("%s=%s" % (n, env[n]) for n in names)
+    return ok, ", ".join("%s=%s" % (n, show_value(env[n])) for n in names)
+
+
+def show_value(v):
+    """Addresses read better in hex."""
+    return hex(v) if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 0x10000 else repr(v) \
+        if isinstance(v, str) else str(v)

@@ -238,6 +238,12 @@ class Player(unittest.TestCase):
         self.assertIn("check failed: a != b", play("presets: all\nrndbits# echo 5\nre: (?P<a>\\d+)\n"
                                                   "rndbits# echo 5\nre: (?P<b>\\d+)\n[check a != b]\n"))
 
+    def test_let(self):
+        self.assertIsNone(play("presets: all\n[let top = 2 ** 20 - page_size]\nrndbits# echo 1044480\n"
+                               "re: (?P<x>\\d+)\n[let y = x + page_size]\n[check y == top + page_size == 2 ** 20]\n"))
+        err = play("presets: all\n[let top = 2 ** 20]\nrndbits# echo 1\nre: (?P<x>\\d+)\n[check x == top]\n")
+        self.assertIn("values: top=0x100000, x=1", err)
+
     def test_timeout(self):
         err = play("presets: all\nrndbits# hang\n", timeout=0.5)
         self.assertIn("timeout: no prompt within 0.5 s after `hang`", err)
