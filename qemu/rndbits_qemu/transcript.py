@@ -48,6 +48,7 @@ class Step:
         self.expect = []        # [Expect]
         self.checks = []        # [(expr, lineno)]
         self.echo = None        # an Expect overriding the computed echo, or None
+        self.more_keys = []     # [send KEYS]: typed right after the command, while it runs
         self.exit = None        # (qemu_or_kernel, status, lineno) when QEMU must exit after it
         self.last_lineno = lineno
 
@@ -75,9 +76,9 @@ def preset_matches(patterns, preset):
     return selected
 
 
-def parse_keys(text, path="<keys>", lineno=0):
+def parse_keys(text, path="<keys>", lineno=0, enter=True):
     """What typing `text` sends: literal characters and <KEY> tokens. Enter (CR) is added unless
-    the keys already finish the line (Ctrl-C, <CR>, <LF>)."""
+    the keys already finish the line (Ctrl-C, <CR>, <LF>) or enter is False ([send ...])."""
     out = bytearray()
     pos = 0
     for m in TOKEN_RE.finditer(text):
@@ -93,6 +94,8 @@ def parse_keys(text, path="<keys>", lineno=0):
             out += KEYS[name]
         pos = m.end()
     out += text[pos:].encode("latin-1")
+    if not enter:
+        return bytes(out)
     for i, b in enumerate(out):
         last = i == len(out) - 1 or (out[i:] == b"\r\n")    # a terminal's CR LF ends it too
         if bytes([b]) in LINE_ENDERS and not last:
@@ -219,6 +222,12 @@ def parse(path, text=None):
                 raise TranscriptError(path, lineno, "[let NAME = EXPRESSION]")
             step.checks.append(("let", line[5:-1].strip(), lineno))
             continue
+        if line.startswith("[send ") and line.endswith("]"):
+            if step.keys is None or step.expect:
+                raise TranscriptError(path, lineno, "[send KEYS] must come right under its command")
+            step.more_keys.append(line[6:-1])
+            step.keys += parse_keys(line[6:-1], path, lineno, enter=False)
+            continue
         if line.startswith("[echo ") and line.endswith("]"):
             if step.keys is None or step.expect or step.echo:
                 raise TranscriptError(path, lineno, "[echo ...] must come right under its command")
@@ -280,7 +289,8 @@ def prepare(t, variables):
     for step in t.steps:
         if step.keys is not None and "${" in step.typed:
             typed = substitute(step.typed, variables, False, t.path, step.lineno)
-            step.keys = parse_keys(typed, t.path, step.lineno)
+            step.keys = parse_keys(typed, t.path, step.lineno) + b"".join(
+                parse_keys(k, t.path, step.lineno, enter=False) for k in step.more_keys)
         for e in step.expect + ([step.echo] if step.echo else []):
             if e.kind == "re":
                 src = substitute(e.text, variables, True, t.path, e.lineno)

@@ -39,6 +39,10 @@ def command(line, state):
     elif name == "lf":
         out.write(b"bare\n")
         out.flush()
+    elif name == "spin":                # a long command that polls for Ctrl-C
+        while os.read(0, 1) != b"\x03":
+            pass
+        put("spin: interrupted\n")
     elif name == "hang":
         os.read(0, 1 << 20)
         sys.exit(0)

@@ -244,6 +244,12 @@ class Player(unittest.TestCase):
         err = play("presets: all\n[let top = 2 ** 20]\nrndbits# echo 1\nre: (?P<x>\\d+)\n[check x == top]\n")
         self.assertIn("values: top=0x100000, x=1", err)
 
+    def test_send_while_running(self):
+        self.assertIsNone(play("presets: all\nrndbits# spin\n[send <C-c>]\nspin: interrupted\n"
+                               "rndbits# uname\nrndbits\n"))
+        self.assertEqual(T.parse("<t>", "presets: all\nrndbits# spin\n[send x<C-c>]\n").steps[1].keys,
+                         b"spin\rx\x03")
+
     def test_timeout(self):
         err = play("presets: all\nrndbits# hang\n", timeout=0.5)
         self.assertIn("timeout: no prompt within 0.5 s after `hang`", err)
