@@ -9,17 +9,28 @@
 #include <shell.h>
 #include <sysctl.h>
 
-static void show_knob(const char *name)
+static void show_knob(const char *name, bool compat)
 {
 	const struct sysctl_entry *e = sysctl_find(name);
 	int bits = *e->data;
 	uint64_t pages = (1ULL << bits) - 1;
+	struct task_geometry g;
+	struct mmap_range r;
 
 	printk("%-26s %d (default %d, range %d..%d)\n", e->name, bits, e->default_value, e->min,
 	       e->max);
 	printk("  largest offset            %#llx bytes = %llu pages ((2^%d - 1) x %lu)\n",
 	       (unsigned long long)(pages << PAGE_SHIFT), (unsigned long long)pages, bits,
 	       (unsigned long)PAGE_SIZE);
+	/* Where the address space has less room than 2^bits pages, fewer offsets exist. */
+	task_geometry(compat, &g);
+	mmap_range(&g, RLIMIT_STACK_DEFAULT, true, legacy_va_layout != 0, (unsigned)bits, &r);
+	unsigned eff = log2_centi(r.max_rnd_pages + 1);
+	printk("  mmap_base range           %#llx .. %#llx: %llu offsets, %u.%02u bits effective%s\n",
+	       (unsigned long long)mmap_base_at(&r, r.topdown ? r.max_rnd_pages : 0),
+	       (unsigned long long)mmap_base_at(&r, r.topdown ? 0 : r.max_rnd_pages),
+	       (unsigned long long)(r.max_rnd_pages + 1), eff / 100, eff % 100,
+	       r.max_rnd_pages < pages ? " (limited by the address space)" : "");
 }
 
 static int aslr_info(void)
@@ -31,9 +42,9 @@ static int aslr_info(void)
 #ifdef CONFIG_COMPAT
 	printk("TASK_SIZE (compat)         %#llx\n", (unsigned long long)TASK_SIZE_COMPAT);
 #endif
-	show_knob("vm.mmap_rnd_bits");
+	show_knob("vm.mmap_rnd_bits", false);
 #ifdef CONFIG_COMPAT
-	show_knob("vm.mmap_rnd_compat_bits");
+	show_knob("vm.mmap_rnd_compat_bits", true);
 #endif
 	printk("kernel.randomize_va_space  %d\n", randomize_va_space);
 	printk("vm.legacy_va_layout        %d\n", legacy_va_layout);
