@@ -180,8 +180,7 @@ class Player:
 
     def run(self, argv):
         self.argv = argv
-        bound = int(self.step_timeout * (len(self.t.steps) + 1)) + 30
-        self.console = Console(self.argv, self.log_path, bound)
+        self.console = Console(self.argv, self.log_path, self.t.bound(self.step_timeout))
         try:
             for idx, step in enumerate(self.t.steps):
                 nxt = self.t.steps[idx + 1] if idx + 1 < len(self.t.steps) else None

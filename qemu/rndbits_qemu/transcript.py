@@ -46,7 +46,7 @@ class Step:
     def __init__(self, lineno, prompt=None, typed=None, keys=None):
         self.lineno, self.prompt, self.typed, self.keys = lineno, prompt, typed, keys
         self.expect = []        # [Expect]
-        self.checks = []        # [(expr, lineno)]
+        self.checks = []        # [("check" or "let", text, lineno)], in order
         self.echo = None        # an Expect overriding the computed echo, or None
         self.more_keys = []     # [send KEYS]: typed right after the command, while it runs
         self.exit = None        # (qemu_or_kernel, status, lineno) when QEMU must exit after it
@@ -63,6 +63,10 @@ class Transcript:
 
     def applies_to(self, preset):
         return preset_matches(self.presets, preset)
+
+    def bound(self, step_timeout=None):
+        """Seconds the whole transcript may take: every step at its deadline, plus QEMU's start."""
+        return int((step_timeout or self.timeout) * (len(self.steps) + 1)) + 30
 
 
 def preset_matches(patterns, preset):

@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+"""gen_docs.py: fill a markdown walkthrough with console output from real runs.
+
+  qemu/gen_docs.py [FILE.md...]        regenerate in place (default: docs/teaching.md)
+  qemu/gen_docs.py --check [FILE.md]   regenerate in memory; fail if anything but timings differs
+  qemu/gen_docs.py --presets [FILE.md] the presets the files boot (for the Makefile to build)
+
+The markdown is prose plus directives in HTML comments, which a markdown viewer does not show.
+Everything between a directive and its `<!-- end -->` is generated and overwritten:
+
+  <!-- session PRESET [KERNEL COMMAND LINE] -->     boot PRESET (after stopping the previous one);
+                                                    later blocks type into it. Not shown.
+  <!-- console                                      type each line at the prompt, show the prompt,
+  aslr info                                         the command and its output as the terminal
+  run probe                                         shows them (progress lines rendered)
+  -->
+  ...generated...
+  <!-- end -->
+
+Lines of a console block: `@boot` shows the session's boot log; `@hide CMD` types CMD without
+showing it (set-up); `@omit REGEX` leaves the output lines that match REGEX out of the block and
+says how many at the end (for machine lines that repeat a table).
+
+  <!-- side-by-side                                 the same, for two column lists separated by
+  run -k probe                                      `----`, typed one after the other into the
+  pt walk mmap                                      session, shown next to each other
+  ----
+  run -k probe
+  pt walk mmap
+  -->
+
+  <!-- plot PRESET [qemu/plot.py options] -->       run qemu/plot.py (its own boot) with its
+  ...image links...                                 PNGs in docs/plots/, and link them
+  <!-- end -->
+
+Nothing in the generated parts is typed by hand: fix the kernel or the directive, then rerun.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import plot                                      # noqa: E402
+from rndbits_qemu import machine as M            # noqa: E402
+
+DEFAULT_DOC = os.path.join(M.REPO, "docs", "teaching.md")
+DIRECTIVE_RE = re.compile(r"<!-- (session|console|side-by-side|plot)\b(.*?)-->\n", re.S)
+END = "<!-- end -->"
+COMMAND_TIMEOUT = 900       # seconds: the longest block is an attack of a few tens of seconds
+# Output that depends on the host's speed or the build, masked by --check.
+VOLATILE = [(re.compile(r"\d+(\.\d+)?( samples)?/s\b"), "N/s"),
+            (re.compile(r"\d+(\.\d+)? s left"), "N s left"),
+            (re.compile(r"build \S+ \d{4}-\d\d-\d\d"), "build ID DATE")]
+
+
+class DocError(Exception):
+    pass
+
+
+class Generator:
+    def __init__(self, path, say=print, plot_dir=None):
+        self.path, self.say = path, say
+        # PNGs go beside the document (plots/), or elsewhere when only checking
+        self.plot_dir = plot_dir or os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
+        self.guest = None
+        self.session_line = 0
+
+    def where(self, text, pos):
+        return "%s:%d" % (M.display_path(self.path), text.count("\n", 0, pos) + 1)
+
+    def generate(self, text):
+        """The document with every generated part replaced by fresh output."""
+        out, pos = [], 0
+        try:
+            for m in DIRECTIVE_RE.finditer(text):
+                if m.start() < pos:
+                    continue        # a directive-looking comment inside a generated part
+                kind, body = m.group(1), m.group(2)
+                out.append(text[pos:m.end()])
+                pos = m.end()
+                where = self.where(text, m.start())
+                if kind == "session":
+                    self.start_session(body, where)
+                    continue
+                end = text.find(END, pos)
+                if end < 0:
+                    raise DocError("%s: <!-- %s --> has no %s after it" % (where, kind, END))
+                if kind == "console":
+                    out.append(self.console_block(body, where))
+                elif kind == "side-by-side":
+                    out.append(self.side_by_side(body, where))
+                else:
+                    out.append(self.plot_block(body, where))
+                pos = end
+            out.append(text[pos:])
+        finally:
+            self.stop_session()
+        return "".join(out)
+
+    # --- sessions ------------------------------------------------------------------------
+
+    def start_session(self, body, where):
+        self.stop_session()
+        words = body.split()
+        if not words:
+            raise DocError("%s: <!-- session --> needs a preset" % where)
+        append = " ".join(words[1:]) or None
+        self.say("%s: boot %s%s" % (where, words[0], " (%s)" % append if append else ""))
+        try:
+            self.guest = plot.Guest(words[0], append)
+        except plot.GuestError as e:
+            raise DocError("%s: %s" % (where, e))
+
+    def stop_session(self):
+        if self.guest:
+            self.guest.close()
+            self.guest = None
+
+    def type_commands(self, lines, where):
+        """Run a block's lines; the lines of the block as shown."""
+        if not self.guest:
+            raise DocError("%s: no <!-- session --> before this block" % where)
+        shown, omit = [], []
+        for line in lines:
+            if line == "@boot":
+                shown += self.guest.boot_log
+                continue
+            if line.startswith("@omit "):
+                omit.append(re.compile(line[6:].strip()))
+                continue
+            hide = line.startswith("@hide ")
+            command = line[6:].strip() if hide else line
+            self.say("%s: %s" % (where, command))
+            prompt = self.guest.prompt
+            try:
+                output = self.guest.run(command, COMMAND_TIMEOUT)
+            except plot.GuestError as e:
+                raise DocError("%s: %s" % (where, e))
+            if not hide:
+                shown.append(prompt + command)
+                shown += output
+        kept = [ln for ln in shown if not any(r.search(ln) for r in omit)]
+        if len(kept) < len(shown):
+            kept.append("[%d line%s matching %s left out here]" % (
+                len(shown) - len(kept), "s" if len(shown) - len(kept) > 1 else "",
+                " or ".join("/%s/" % r.pattern for r in omit)))
+        return kept
+
+    @staticmethod
+    def block_lines(body):
+        return [ln.strip() for ln in body.strip("\n").split("\n") if ln.strip()]
+
+    @staticmethod
+    def fence(lines):
+        text = "\n".join(ln.rstrip() for ln in lines)
+        ticks = "```" if "```" not in text else "````"
+        return "%stext\n%s\n%s\n" % (ticks, text, ticks)
+
+    def console_block(self, body, where):
+        return self.fence(self.type_commands(self.block_lines(body), where))
+
+    def side_by_side(self, body, where):
+        halves = re.split(r"\n\s*----\s*\n", "\n" + body.strip("\n") + "\n")
+        if len(halves) != 2:
+            raise DocError("%s: <!-- side-by-side --> needs two command lists separated by ----"
+                           % where)
+        left, right = (self.type_commands(self.block_lines(h), where) for h in halves)
+        width = max(len(ln) for ln in left)
+        rows = []
+        for k in range(max(len(left), len(right))):
+            a = left[k] if k < len(left) else ""
+            b = right[k] if k < len(right) else ""
+            rows.append("%-*s | %s" % (width, a, b))
+        return self.fence(rows)
+
+    # --- plots ---------------------------------------------------------------------------
+
+    def plot_block(self, body, where):
+        words = shlex.split(body)
+        if not words:
+            raise DocError("%s: <!-- plot --> needs a preset" % where)
+        ap = argparse.ArgumentParser(prog="<!-- plot -->", add_help=False)
+        ap.add_argument("preset")
+        ap.add_argument("--seed", type=int, default=1)
+        ap.add_argument("--samples", type=int, default=2048)
+        ap.add_argument("--region", default="mmap", choices=plot.REGIONS + ("all",))
+        ap.add_argument("-32", dest="compat", action="store_true")
+        ap.add_argument("--layout-only", action="store_true")
+        ap.add_argument("--bits", type=int)
+        ap.add_argument("--respawn-s", type=float, default=5.0)
+        ap.add_argument("--only", choices=("hist", "tradeoff"))
+        try:
+            a = ap.parse_args(words)
+        except SystemExit:
+            raise DocError("%s: bad <!-- plot%s-->" % (where, body))
+        out_dir = self.plot_dir
+        regions = plot.REGIONS if a.region == "all" else (a.region,)
+        try:
+            pngs = plot.make_plots(a.preset, a.seed, a.samples, regions, a.compat,
+                                   a.layout_only, a.bits, a.respawn_s, a.only, out_dir,
+                                   prefix=a.preset + "-",
+                                   say=lambda s: self.say("%s: %s" % (where, s)))
+        except plot.GuestError as e:
+            raise DocError("%s: %s" % (where, e))
+        self.keep_pngs_only(out_dir, pngs)
+        return "".join("![%s](plots/%s)\n" % (os.path.basename(p)[:-4], os.path.basename(p))
+                       for p in pngs)
+
+    @staticmethod
+    def keep_pngs_only(out_dir, pngs):
+        """docs/plots keeps the pictures; their data and gnuplot scripts are a rerun away."""
+        for p in pngs:
+            for ext in (".dat", ".gp"):
+                try:
+                    os.remove(p[:-4] + ext)
+                except FileNotFoundError:
+                    pass
+
+
+def presets_of(text):
+    found = []
+    for m in DIRECTIVE_RE.finditer(text):
+        if m.group(1) in ("session", "plot"):
+            words = shlex.split(m.group(2))
+            if words and words[0] not in found:
+                found.append(words[0])
+    return found
+
+
+def masked(text):
+    for r, repl in VOLATILE:
+        text = r.sub(repl, text)
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="gen_docs.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*", default=[DEFAULT_DOC])
+    ap.add_argument("--check", action="store_true",
+                    help="do not write; exit 1 if the output differs beyond timings")
+    ap.add_argument("--presets", action="store_true", help="print the presets the files boot")
+    a = ap.parse_args()
+    status = 0
+    for path in a.files:
+        with open(path) as f:
+            text = f.read()
+        if a.presets:
+            print(" ".join(presets_of(text)))
+            continue
+        say = (lambda s: None) if a.check else (lambda s: print(s, flush=True))
+        try:
+            plot_dir = os.path.join(M.REPO, "build", "docs-check", "plots") if a.check else None
+            new = Generator(path, say, plot_dir).generate(text)
+        except DocError as e:
+            print("gen_docs.py: %s" % e, file=sys.stderr)
+            status = 1
+            continue
+        if a.check:
+            if masked(new) != masked(text):
+                import difflib
+                sys.stdout.writelines(difflib.unified_diff(
+                    masked(text).splitlines(True), masked(new).splitlines(True),
+                    M.display_path(path), "regenerated"))
+                status = 1
+            else:
+                print("%s: up to date" % M.display_path(path))
+        elif new != text:
+            with open(path, "w") as f:
+                f.write(new)
+            print("%s: regenerated" % M.display_path(path))
+        else:
+            print("%s: unchanged" % M.display_path(path))
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
