@@ -163,16 +163,16 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 
 	for (unsigned i = 0; i < w->nr_steps; i++) {
 		const struct pt_step *s = &w->steps[i];
-		printk("  L%u table %#llx [%4u] %0*llx  %s\n", s->level,
+		printk("  L%u table 0x%llx [%4u] %0*llx  %s\n", s->level,
 		       (unsigned long long)s->table_pa, s->index, (int)width,
 		       (unsigned long long)s->pte, s->info.text);
 	}
 	if (w->mapped) {
-		printk("  => %p -> pa %#llx %c%c%c %s\n", (void *)va, (unsigned long long)w->pa,
+		printk("  => 0x%llx -> pa 0x%llx %c%c%c %s\n", (unsigned long long)va, (unsigned long long)w->pa,
 		       w->prot & PT_R ? 'r' : '-', w->prot & PT_W ? 'w' : '-',
 		       w->prot & PT_X ? 'x' : '-', w->prot & PT_USER ? "user" : "kernel");
 	} else if (w->nr_steps) {
-		printk("  => %p not mapped: translation fails at L%u\n", (void *)va,
+		printk("  => 0x%llx not mapped: translation fails at L%u\n", (unsigned long long)va,
 		       w->steps[w->nr_steps - 1].level);
 	}
 }

@@ -20,7 +20,7 @@ struct dump_run {
 
 static void print_run(const struct dump_run *r)
 {
-	printk("%016llx-%016llx %c%c%c %-6s %6llu page%s  pa %#llx\n",
+	printk("%016llx-%016llx %c%c%c %-6s %6llu page%s  pa 0x%llx\n",
 	       (unsigned long long)r->start, (unsigned long long)r->end,
 	       r->prot & PT_R ? 'r' : '-', r->prot & PT_W ? 'w' : '-', r->prot & PT_X ? 'x' : '-',
 	       r->prot & PT_USER ? "user" : "kernel",
@@ -94,7 +94,7 @@ static int pt_walk_cmd(int argc, char **argv)
 	if (!p && (argc > 3 || va < TASK_SIZE))
 		return 1;
 	phys_addr_t root = arch_pt_root_for(p ? p->mm.root : arch_kernel_root(), (uintptr_t)va);
-	printk("pt walk %#llx in %s (%s)\n", (unsigned long long)va,
+	printk("pt walk 0x%llx in %s (%s)\n", (unsigned long long)va,
 	       p ? p->name : "the kernel", arch_pt_geometry()->name);
 	pt_walk(root, (uintptr_t)va, &w);
 	pt_print_walk((uintptr_t)va, &w);
@@ -136,11 +136,11 @@ static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot
 
 	c->pages += size >> PAGE_SHIFT;
 	if (!v || va + size > v->end) {
-		printk("  %#llx: mapped in the tables (%s) but in no VMA\n", (unsigned long long)va,
+		printk("  0x%llx: mapped in the tables (%s) but in no VMA\n", (unsigned long long)va,
 		       prot & PT_USER ? "user" : "kernel");
 		c->bad++;
 	} else if (comparable(prot) != comparable(v->prot | PT_USER)) {
-		printk("  %#llx: tables grant %c%c%c%s, VMA %#llx-%#llx says %c%c%c\n",
+		printk("  0x%llx: tables grant %c%c%c%s, VMA 0x%llx-0x%llx says %c%c%c\n",
 		       (unsigned long long)va, prot & PT_R ? 'r' : '-', prot & PT_W ? 'w' : '-',
 		       prot & PT_X ? 'x' : '-', prot & PT_USER ? " user" : " kernel",
 		       (unsigned long long)v->start, (unsigned long long)v->end,
