@@ -14,7 +14,7 @@ deps-lint:
 	@sh qemu/deps.sh cppcheck clang-tidy
 
 deps-fuzz:
-	@sh qemu/deps.sh clang-14 libfuzzer-14-dev
+	@sh qemu/deps.sh clang-14 libfuzzer-14-dev llvm-14
 
 # Each file is linted with its preset's generated config.h: configure those presets first.
 lint: deps-lint $(addprefix build/,$(addsuffix /CMakeCache.txt,$(LINT_PRESETS)))

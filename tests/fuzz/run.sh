@@ -5,6 +5,7 @@
 #   FUZZ_JOBS      harnesses run at the same time (default: the number of CPUs)
 #   FUZZ_HARNESSES which ones (default: all of them)
 #   CLANG          the compiler (default clang-14)
+#   FUZZ_SUMMARY_ONLY=1  print the table of the last run again (no fuzzing)
 # New inputs go to build/fuzz/corpus/<name>/ (the committed seeds in tests/fuzz/corpus/<name>/ are
 # only read); a crash, leak, timeout or invariant violation leaves its input in
 # build/fuzz/artifacts/<name>/ and makes the run fail. To keep one as a regression test, copy it
@@ -28,7 +29,7 @@ if [ ! -f "$out/CMakeCache.txt" ]; then
 		-DCMAKE_BUILD_TYPE= >/dev/null || exit 1
 fi
 targets=
-for h in $harnesses; do targets="$targets fuzz_$h"; done
+for h in $harnesses; do targets="$targets fuzz_$h cov_$h"; done
 # shellcheck disable=SC2086
 cmake --build "$out" -j"$jobs" --target $targets >"$out/build.log" 2>&1 || {
 	cat "$out/build.log" >&2
@@ -49,9 +50,15 @@ run_one() {
 	echo $? >"$out/$h.status"
 }
 
+[ "$seconds" -gt 0 ] 2>/dev/null || {
+	echo "fuzz-host: FUZZ_SECONDS must be a positive number (libFuzzer takes 0 as no limit)" >&2
+	exit 2
+}
 echo "fuzz-host: $(echo $harnesses | wc -w) harnesses x ${seconds}s, $jobs at a time (logs in build/fuzz/*.log)"
 running=0
-for h in $harnesses; do
+# FUZZ_SUMMARY_ONLY=1: no fuzzing, only the table of the last run's logs (and the coverage).
+[ -n "${FUZZ_SUMMARY_ONLY:-}" ] && harnesses_to_run= || harnesses_to_run=$harnesses
+for h in $harnesses_to_run; do
 	rm -f "$out/$h.status"
 	run_one "$h" &
 	running=$((running + 1))
@@ -62,8 +69,25 @@ for h in $harnesses; do
 done
 wait
 
+# Line coverage of the kernel files under test (the fdt harness also counts lib/fdt.c), by
+# replaying the whole corpus through the coverage build.
+line_coverage() {
+	local h=$1 files prof=$out/cov-$h
+	command -v llvm-profdata-14 >/dev/null && command -v llvm-cov-14 >/dev/null || return
+	files=$(awk -v h="$h" '$1 == h { print $2 }' "$out/sources-under-test.txt" | tr ',' ' ')
+	[ "$h" = fdt ] && files="$files lib/fdt.c"
+	rm -rf "$prof" && mkdir -p "$prof"
+	LLVM_PROFILE_FILE="$prof/%p.profraw" "$out/cov_$h" "$out/corpus/$h" "tests/fuzz/corpus/$h" \
+		>/dev/null 2>&1
+	llvm-profdata-14 merge -o "$prof/all.profdata" "$prof"/*.profraw 2>/dev/null || return
+	# shellcheck disable=SC2086
+	llvm-cov-14 report "$out/cov_$h" -instr-profile="$prof/all.profdata" $files 2>/dev/null |
+		awk '/^TOTAL/ { print $(NF-3) " of lines, " $NF " of branches"; exit }'
+}
+
 fail=0
-printf '%-10s %10s %12s %8s %8s %8s %s\n' harness execs execs/s cov/edges "" corpus result
+printf '%-10s %10s %8s %12s %10s  %-30s %s\n' harness execs execs/s edges corpus \
+	"kernel code covered" result
 for h in $harnesses; do
 	log=$out/$h.log
 	status=$(cat "$out/$h.status" 2>/dev/null || echo 1)
@@ -78,7 +102,8 @@ for h in $harnesses; do
 		result="FAILED (status $status): $(ls "$out/artifacts/$h" | head -3 | tr '\n' ' ')"
 		fail=1
 	fi
-	printf '%-10s %10s %12s %8s / %-6s %8s %s\n' "$h" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
-		"${edges:-?}" "${corp:-?}" "$result"
+	lines=$(line_coverage "$h")
+	printf '%-10s %10s %8s %12s %10s  %-30s %s\n' "$h" "${execs:-?}" "${rate:-?}" \
+		"${cov:-?}/${edges:-?}" "${corp:-?}" "${lines:-?}" "$result"
 done
 exit $fail
