@@ -21,17 +21,17 @@ Lines of a console block: `@boot` shows the session's boot log; `@hide CMD` type
 showing it (set-up); `@omit REGEX` leaves the output lines that match REGEX out of the block and
 says how many at the end (for machine lines that repeat a table).
 
-  <!-- side-by-side                                 the same, for two column lists separated by
-  run -k probe                                      `----`, typed one after the other into the
-  pt walk mmap                                      session, shown next to each other
-  ----
-  run -k probe
+  <!-- compare                                      two command lists separated by `----`,
+  run -k probe                                      typed one after the other; the transcripts
+  pt walk mmap                                      are merged line by line: `both |` for a
+  ----                                              line alike in both, `run 1 |` and `run 2 |`
+  run -k probe                                      for a line that differs
   pt walk mmap
   -->
 
-  <!-- plot PRESET [qemu/plot.py options] -->       run qemu/plot.py (its own boot) with its
-  ...image links...                                 PNGs in docs/plots/, and link them
-  <!-- end -->
+  <!-- plot sample|tradeoff [--respawn-s S] -->    draw the session's latest `aslr sample` or
+  ...image link...                                  `aslr tradeoff` output (the one shown above)
+  <!-- end -->                                      with qemu/plot.py into plots/ beside the file
 
 Nothing in the generated parts is typed by hand: fix the kernel or the directive, then rerun.
 """
@@ -48,7 +48,7 @@ import plot                                      # noqa: E402
 from rndbits_qemu import machine as M            # noqa: E402
 
 DEFAULT_DOC = os.path.join(M.REPO, "docs", "teaching.md")
-DIRECTIVE_RE = re.compile(r"<!-- (session|console|side-by-side|plot)\b(.*?)-->\n", re.S)
+DIRECTIVE_RE = re.compile(r"<!-- (session|console|compare|plot)\b(.*?)-->\n", re.S)
 END = "<!-- end -->"
 COMMAND_TIMEOUT = 900       # seconds: the longest block is an attack of a few tens of seconds
 # Output that depends on the host's speed or the build, masked by --check.
@@ -67,7 +67,8 @@ class Generator:
         # PNGs go beside the document (plots/), or elsewhere when only checking
         self.plot_dir = plot_dir or os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
         self.guest = None
-        self.session_line = 0
+        self.append = None
+        self.latest = {}        # "sample"/"tradeoff": (command, output lines) typed last
 
     def where(self, text, pos):
         return "%s:%d" % (M.display_path(self.path), text.count("\n", 0, pos) + 1)
@@ -91,8 +92,8 @@ class Generator:
                     raise DocError("%s: <!-- %s --> has no %s after it" % (where, kind, END))
                 if kind == "console":
                     out.append(self.console_block(body, where))
-                elif kind == "side-by-side":
-                    out.append(self.side_by_side(body, where))
+                elif kind == "compare":
+                    out.append(self.compare(body, where))
                 else:
                     out.append(self.plot_block(body, where))
                 pos = end
@@ -109,6 +110,7 @@ class Generator:
         if not words:
             raise DocError("%s: <!-- session --> needs a preset" % where)
         append = " ".join(words[1:]) or None
+        self.append, self.latest = append, {}
         self.say("%s: boot %s%s" % (where, words[0], " (%s)" % append if append else ""))
         try:
             self.guest = plot.Guest(words[0], append)
@@ -127,7 +129,10 @@ class Generator:
         shown, omit = [], []
         for line in lines:
             if line == "@boot":
-                shown += self.guest.boot_log
+                log = self.guest.boot_log
+                while log and not log[0].strip():
+                    log = log[1:]           # the blank line before the banner
+                shown += log
                 continue
             if line.startswith("@omit "):
                 omit.append(re.compile(line[6:].strip()))
@@ -140,6 +145,9 @@ class Generator:
                 output = self.guest.run(command, COMMAND_TIMEOUT)
             except plot.GuestError as e:
                 raise DocError("%s: %s" % (where, e))
+            for kind in ("sample", "tradeoff"):
+                if command.split()[:2] == ["aslr", kind]:
+                    self.latest[kind] = (command, output)
             if not hide:
                 shown.append(prompt + command)
                 shown += output
@@ -163,55 +171,60 @@ class Generator:
     def console_block(self, body, where):
         return self.fence(self.type_commands(self.block_lines(body), where))
 
-    def side_by_side(self, body, where):
+    def compare(self, body, where):
+        """Two command lists typed one after the other, their transcripts merged line by line:
+        a line both show alike once (`both |`), a line that differs as a pair (`run 1 |`,
+        `run 2 |`), so what changed between the runs stands out without a 170-column table."""
         halves = re.split(r"\n\s*----\s*\n", "\n" + body.strip("\n") + "\n")
         if len(halves) != 2:
-            raise DocError("%s: <!-- side-by-side --> needs two command lists separated by ----"
-                           % where)
-        left, right = (self.type_commands(self.block_lines(h), where) for h in halves)
-        width = max(len(ln) for ln in left)
+            raise DocError("%s: <!-- compare --> needs two command lists separated by ----" % where)
+        one, two = (self.type_commands(self.block_lines(h), where) for h in halves)
+        if len(one) != len(two):        # not line for line: show them one after the other
+            return self.fence(["run 1 | " + ln for ln in one] + ["run 2 | " + ln for ln in two])
         rows = []
-        for k in range(max(len(left), len(right))):
-            a = left[k] if k < len(left) else ""
-            b = right[k] if k < len(right) else ""
-            rows.append("%-*s | %s" % (width, a, b))
+        for a, b in zip(one, two):
+            rows += [" both | " + a] if a == b else ["run 1 | " + a, "run 2 | " + b]
         return self.fence(rows)
 
     # --- plots ---------------------------------------------------------------------------
 
     def plot_block(self, body, where):
+        """A picture of the session's latest `aslr sample` or `aslr tradeoff`, the very output
+        shown above it, with qemu/plot.py's drawing code."""
         words = shlex.split(body)
-        if not words:
-            raise DocError("%s: <!-- plot --> needs a preset" % where)
-        ap = argparse.ArgumentParser(prog="<!-- plot -->", add_help=False)
-        ap.add_argument("preset")
-        ap.add_argument("--seed", type=int, default=1)
-        ap.add_argument("--samples", type=int, default=2048)
-        ap.add_argument("--region", default="mmap", choices=plot.REGIONS + ("all",))
-        ap.add_argument("-32", dest="compat", action="store_true")
-        ap.add_argument("--layout-only", action="store_true")
-        ap.add_argument("--bits", type=int)
-        ap.add_argument("--respawn-s", type=float, default=5.0)
-        ap.add_argument("--only", choices=("hist", "tradeoff"))
+        if not words or words[0] not in ("sample", "tradeoff"):
+            raise DocError("%s: <!-- plot sample|tradeoff [--respawn-s S] -->" % where)
+        respawn_s = 5.0
+        if words[1:2] == ["--respawn-s"] and len(words) == 3:
+            respawn_s = float(words[2])
+        elif len(words) > 1:
+            raise DocError("%s: <!-- plot %s --> takes only --respawn-s S" % (where, words[0]))
+        last = self.latest.get(words[0])
+        if not last:
+            raise DocError("%s: no `aslr %s` typed in this session before the plot" % (where, words[0]))
+        command, lines = last
+        g = self.guest
+        seed = re.search(r"\brng\.seed=(\S+)", self.append or "")
+        seed = seed.group(1) if seed else "none"
+        prefix = g.preset + "-"
+        os.makedirs(self.plot_dir, exist_ok=True)
         try:
-            a = ap.parse_args(words)
-        except SystemExit:
-            raise DocError("%s: bad <!-- plot%s-->" % (where, body))
-        out_dir = self.plot_dir
-        regions = plot.REGIONS if a.region == "all" else (a.region,)
-        try:
-            pngs = plot.make_plots(a.preset, a.seed, a.samples, regions, a.compat,
-                                   a.layout_only, a.bits, a.respawn_s, a.only, out_dir,
-                                   prefix=a.preset + "-",
-                                   say=lambda s: self.say("%s: %s" % (where, s)))
+            if words[0] == "sample":
+                png, _ = plot.draw_sample(self.plot_dir, prefix, g.preset,
+                                          int(g.machine.variables()["page_size"]), lines, seed,
+                                          "--layout-only" in command.split(), command)
+            else:
+                png, _ = plot.draw_tradeoff(self.plot_dir, prefix, g.preset, lines,
+                                            "-32" in command.split(), respawn_s, seed, command)
         except plot.GuestError as e:
             raise DocError("%s: %s" % (where, e))
-        self.keep_pngs_only(out_dir, pngs)
-        return "".join("![%s](plots/%s)\n" % (os.path.basename(p)[:-4], os.path.basename(p))
-                       for p in pngs)
+        self.say("%s: %s" % (where, M.display_path(png)))
+        self.keep_pngs_only([png])
+        name = os.path.basename(png)
+        return "![%s](plots/%s)\n" % (name[:-4], name)
 
     @staticmethod
-    def keep_pngs_only(out_dir, pngs):
+    def keep_pngs_only(pngs):
         """docs/plots keeps the pictures; their data and gnuplot scripts are a rerun away."""
         for p in pngs:
             for ext in (".dat", ".gp"):
@@ -224,7 +237,7 @@ class Generator:
 def presets_of(text):
     found = []
     for m in DIRECTIVE_RE.finditer(text):
-        if m.group(1) in ("session", "plot"):
+        if m.group(1) == "session":
             words = shlex.split(m.group(2))
             if words and words[0] not in found:
                 found.append(words[0])

@@ -19,6 +19,7 @@ The console code (class Guest) is shared with qemu/gen_docs.py. Standard library
 """
 
 import argparse
+import math
 import os
 import re
 import subprocess
@@ -32,6 +33,7 @@ from rndbits_qemu import session as S            # noqa: E402
 from rndbits_qemu import transcript as T         # noqa: E402
 
 REGIONS = ("mmap", "stack", "brk")
+REGION_LABELS = {"mmap": "mmap base", "stack": "stack top", "brk": "brk start"}
 
 
 class GuestError(Exception):
@@ -150,7 +152,7 @@ def sample(guest, n, region, compat, layout_only, timeout):
     lines = guest.run(base + " --raw", timeout)
     if any(ln.startswith("usage:") for ln in lines):       # a kernel without the raw mode
         lines = guest.run(base, timeout)
-    return base, lines, one_machine_line(lines, "aslr-sample", base)
+    return base, lines
 
 
 def plot_histogram(out_dir, name, preset, page_size, summary, counts, source, seed, layout_only):
@@ -169,17 +171,20 @@ def plot_histogram(out_dir, name, preset, page_size, summary, counts, source, se
     abi = "compat (32-bit)" if summary.get("abi") == "compat" else "native"
     knob = "vm.mmap_rnd_compat_bits" if summary.get("abi") == "compat" else "vm.mmap_rnd_bits"
     how = "layout draws" if layout_only else "execs of probe"
-    title = ("%s: %s start, random offset over %d %s\\n%s=%s, %s, rng.seed=%s\\n"
-             % (preset, summary["region"], n, how, knob, summary["bits"], abi, seed))
-    title += ("measured: aslr_test %s bits, CTS %s bits, paxtest %s bits, chi-square p=%s, %s distinct"
-           % (summary.get("aslrtest_bits", "?"), summary.get("cts_bits", "?"),
-              summary.get("pax_bits", "?"), summary.get("chi2_p", "?"), summary.get("distinct", "?")))
+    what = REGION_LABELS.get(summary["region"], summary["region"])
+    title = ("%s: random offset of the %s over %d %s\\n"
+             "%d possible page offsets (%.4g bits); %s=%s, %s, rng.seed=%s\\n"
+             "measured: aslr_test %s bits, CTS %s bits, paxtest %s bits, chi-square p=%s, %s distinct"
+             % (preset, what, n, how, range_pages, math.log2(range_pages), knob, summary["bits"],
+                abi, seed, summary.get("aslrtest_bits", "?"), summary.get("cts_bits", "?"),
+                summary.get("pax_bits", "?"), summary.get("chi2_p", "?"),
+                summary.get("distinct", "?")))
     expected = n / bins
     script = """
 set terminal pngcairo noenhanced size 800,480 font "sans,10"
 set output '{png}'
 set title "{title}"
-set xlabel "random offset ({unit}; {range_pages} possible page offsets = {range_h} {unit}, {source})"
+set xlabel "random offset ({unit}); {source}"
 set ylabel "samples per bin (bin = {binw} {unit})"
 set xrange [0:{xmax}]
 set yrange [0:{ymax}]
@@ -188,8 +193,7 @@ set key top right
 set grid ytics
 plot '{dat}' using ($1+$2/2):3:2 with boxes lc rgb "#729fcf" title "samples", \\
      {expected} with lines dt 2 lw 2 lc rgb "#cc0000" title sprintf("uniform: %.1f per bin", {expected})
-""".format(png=name + ".png", title=title, unit=unit, range_pages=range_pages,
-           range_h="%.4g" % (range_bytes / size), source=source, binw="%.4g" % width,
+""".format(png=name + ".png", title=title, unit=unit, source=source, binw="%.4g" % width,
            xmax="%.6g" % (range_bytes / size), ymax="%.6g" % (max(max(counts), expected) * 1.25),
            dat=name + ".dat", expected="%.6g" % expected)
     return gnuplot(out_dir, name, script)
@@ -286,6 +290,26 @@ def gnuplot(out_dir, name, script):
 
 # --- the whole run -------------------------------------------------------------------------------
 
+def draw_sample(out_dir, prefix, preset, page_size, lines, seed, layout_only, command="aslr sample"):
+    """The histogram PNG of one `aslr sample` run's output lines; returns (path, source)."""
+    summary = one_machine_line(lines, "aslr-sample", command)
+    counts, source = histogram_bins(lines, summary)
+    name = "%shist-%s-%s-%sbits" % (prefix, summary["region"], summary.get("abi", "native"),
+                                     summary["bits"])
+    return plot_histogram(out_dir, name, preset, page_size, summary, counts, source, seed,
+                          layout_only), source
+
+
+def draw_tradeoff(out_dir, prefix, preset, lines, compat, respawn_s, seed,
+                  command="aslr tradeoff"):
+    """The trade-off PNG of one `aslr tradeoff` run's output lines; returns (path, rows)."""
+    rows = machine_fields(lines, "aslr-tradeoff")
+    if not rows:
+        raise GuestError("`%s` printed no aslr-tradeoff: lines" % command)
+    name = "%stradeoff-%s" % (prefix, "compat" if compat else "native")
+    return plot_tradeoff(out_dir, name, preset, rows, compat, respawn_s, seed), rows
+
+
 def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, layout_only=False,
                bits=None, respawn_s=5.0, only=None, out_dir=None, log_path=None, prefix="",
                say=print, build_root=None):
@@ -293,7 +317,6 @@ def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, la
     out_dir = out_dir or os.path.join(M.REPO, "build", "plots", preset)
     os.makedirs(out_dir, exist_ok=True)
     pngs = []
-    abi = "compat" if compat else "native"
     with Guest(preset, "rng.seed=%d" % seed, log_path, build_root=build_root) as g:
         info = one_machine_line(g.run("aslr info"), "aslr", "aslr info")
         page_size = int(info["page"])
@@ -307,22 +330,18 @@ def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, la
         if only in (None, "hist"):
             for region in regions:
                 # a few thousand execs per second on the slowest preset, with a wide margin
-                cmd, lines, summary = sample(g, samples, region, compat, layout_only,
-                                             timeout=60 + samples / 50)
-                counts, source = histogram_bins(lines, summary)
-                name = "%shist-%s-%s-%sbits" % (prefix, region, abi, summary["bits"])
-                pngs.append(plot_histogram(out_dir, name, preset, page_size, summary, counts,
-                                           source, seed, layout_only))
-                say("%s: `%s`: %s -> %s" % (preset, cmd, source, M.display_path(pngs[-1])))
+                cmd, lines = sample(g, samples, region, compat, layout_only,
+                                    timeout=60 + samples / 50)
+                png, source = draw_sample(out_dir, prefix, preset, page_size, lines, seed,
+                                          layout_only, cmd)
+                pngs.append(png)
+                say("%s: `%s`: %s -> %s" % (preset, cmd, source, M.display_path(png)))
         if only in (None, "tradeoff"):
             cmd = "aslr tradeoff" + (" -32" if compat else "")
-            rows = machine_fields(g.run(cmd, timeout=300), "aslr-tradeoff")
-            if not rows:
-                raise GuestError("`%s` printed no aslr-tradeoff: lines" % cmd)
-            name = "%stradeoff-%s" % (prefix, abi)
-            pngs.append(plot_tradeoff(out_dir, name, preset, rows, compat, respawn_s, seed))
-            say("%s: `%s`: %d bits values -> %s" % (preset, cmd, len(rows),
-                                                    M.display_path(pngs[-1])))
+            png, rows = draw_tradeoff(out_dir, prefix, preset, g.run(cmd, timeout=300), compat,
+                                      respawn_s, seed, cmd)
+            pngs.append(png)
+            say("%s: `%s`: %d bits values -> %s" % (preset, cmd, len(rows), M.display_path(png)))
     return pngs
 
 

@@ -443,6 +443,8 @@ def as_number(v):
             return int(v)
         if re.fullmatch(r"0[xX][0-9a-fA-F]+", v):
             return int(v, 16)
+        if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?", v):
+            return float(v)
     return v
 
 
