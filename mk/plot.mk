@@ -1,0 +1,33 @@
+# ASLR plots and the teaching walkthrough (issue 5, items 5 and 7), included by the top-level Makefile:
+#   make qemu-<preset> plot   boot the preset with rng.seed=1, run aslr sample and aslr tradeoff, draw
+#                             PNGs into build/plots/<preset>/ (qemu/plot.py; gnuplot from gnuplot-nox)
+#                             PLOT_ARGS="--region all -32 --bits 12 --samples 8192" passes options on
+#   make docs                 regenerate the transcripts and plots of docs/teaching.md from real runs
+#   make docs-check           fail if docs/teaching.md is not what the kernel prints now (timings aside)
+PLOT_ARGS ?=
+DOCS := docs/teaching.md
+
+# `plot` is an action on a preset, like run or test (the Makefile's check of qemu-<preset> goals
+# accepts the words in PRESET_ACTIONS).
+PRESET_ACTIONS += plot
+.PHONY: plot docs docs-check
+
+ifneq ($(PRESET),)
+plot: build deps-plot
+	@$(PYTHON) qemu/plot.py $(PRESET) $(PLOT_ARGS)
+else
+plot:
+	@echo "say which preset: make qemu-<preset> plot (e.g. make qemu-arm64 plot); presets: $(PRESETS)" >&2
+	@exit 2
+endif
+
+# The presets the walkthrough boots, built first (quietly when they are up to date).
+DOCS_PRESETS = $(shell $(PYTHON) qemu/gen_docs.py --presets $(DOCS))
+
+docs: deps deps-plot
+	@$(MAKE) --no-print-directory -j$(NPROC) $(addprefix image-,$(sort $(DOCS_PRESETS)))
+	@$(PYTHON) qemu/gen_docs.py $(DOCS)
+
+docs-check: deps deps-plot
+	@$(MAKE) --no-print-directory -j$(NPROC) $(addprefix image-,$(sort $(DOCS_PRESETS)))
+	@$(PYTHON) qemu/gen_docs.py --check $(DOCS)
