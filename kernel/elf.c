@@ -32,10 +32,13 @@ static void read_phdr(const uint8_t *data, unsigned elf_class, uint64_t phoff, u
 	}
 }
 
-static bool load_ok(const struct elf_load *l, size_t size, uint64_t task_size)
+static bool load_ok(const struct elf_load *l, size_t size, uint64_t task_size, uint64_t page_size)
 {
+	/* The end is rounded up to a page later: that must not wrap either (fuzzing finding
+	 * ELF-1, reachable only with a task size within a page of 2^64). */
 	return l->memsz != 0 && l->filesz <= l->memsz && !add_overflows(l->offset, l->filesz) &&
 	       l->offset + l->filesz <= size && !add_overflows(l->vaddr, l->memsz) &&
+	       !add_overflows(l->vaddr + l->memsz, page_size - 1) &&
 	       l->vaddr + l->memsz <= task_size;
 }
 
@@ -74,7 +77,7 @@ int elf_parse(const uint8_t *data, size_t size, unsigned elf_class, unsigned mac
 		read_phdr(data, elf_class, phoff, i, &ptype, &l);
 		if (ptype != PT_LOAD)
 			continue;
-		if (out->nr_loads == ELF_MAX_LOADS || !load_ok(&l, size, task_size))
+		if (out->nr_loads == ELF_MAX_LOADS || !load_ok(&l, size, task_size, page_size))
 			return -ENOEXEC;
 		uint64_t start = l.vaddr & ~(page_size - 1);
 		uint64_t end = (l.vaddr + l.memsz + page_size - 1) & ~(page_size - 1);
