@@ -40,6 +40,9 @@ void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size);
 /* Copy a command line, dropping a leading image path ("rndbits.elf foo=1" -> "foo=1") when
  * strip_image_path is set, as multiboot loaders prefix it. */
 void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_image_path);
+/* The next blank-separated word of a command line at *p (advancing *p past it): its length, or
+ * 0 at the end. */
+size_t cmdline_next_word(const char **p, const char **word);
 /* Look up "key=value" on the command line; returns the value's length or -1 if absent. */
 int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value);
 

@@ -3,17 +3,9 @@
 #define RNDBITS_MM_H
 
 #include <layout.h>
+#include <lib/mman.h>
 #include <types.h>
 
-/* Linux's mmap(2) flag and protection values (the same on arm, arm64 and x86). */
-#define PROT_NONE 0x0
-#define PROT_READ 0x1
-#define PROT_WRITE 0x2
-#define PROT_EXEC 0x4
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
 
 enum vma_kind { VMA_ANON, VMA_IMAGE, VMA_HEAP, VMA_STACK };
 

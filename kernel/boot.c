@@ -38,20 +38,25 @@ void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_imag
 	strlcpy(bi->cmdline, cmdline, sizeof(bi->cmdline));
 }
 
+size_t cmdline_next_word(const char **p, const char **word)
+{
+	while (**p == ' ')
+		(*p)++;
+	*word = *p;
+	while (**p && **p != ' ')
+		(*p)++;
+	return (size_t)(*p - *word);
+}
+
 int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value)
 {
-	size_t klen = strlen(key);
-	const char *p = bi->cmdline;
+	size_t klen = strlen(key), len;
+	const char *p = bi->cmdline, *word;
 
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *word = p;
-		while (*p && *p != ' ')
-			p++;
-		if ((size_t)(p - word) > klen && strncmp(word, key, klen) == 0 && word[klen] == '=') {
+	while ((len = cmdline_next_word(&p, &word)) != 0) {
+		if (len > klen && strncmp(word, key, klen) == 0 && word[klen] == '=') {
 			*value = word + klen + 1;
-			return (int)(p - *value);
+			return (int)(len - klen - 1);
 		}
 	}
 	return -1;

@@ -220,16 +220,11 @@ SHELL_COMMAND(sysctl, "sysctl", "sysctl [-n] [-q] [-w] NAME[=VALUE] | -a   read 
 
 void sysctl_apply_cmdline(const char *cmdline)
 {
-	const char *p = cmdline;
+	const char *p = cmdline, *word;
 	static const char prefix[] = "sysctl.";
+	size_t wlen;
 
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *word = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t wlen = (size_t)(p - word);
+	while ((wlen = cmdline_next_word(&p, &word)) != 0) {
 		if (wlen <= sizeof(prefix) - 1 || strncmp(word, prefix, sizeof(prefix) - 1) != 0)
 			continue;
 		char name[SYSCTL_NAME_MAX], value[SYSCTL_VALUE_MAX];

@@ -9,15 +9,8 @@
 #include <lib/parse.h>
 #include <lib/string.h>
 
-/* Linux's values; the same on arm, arm64, i386 and x86_64. */
-#define PROT_NONE 0x0
-#define PROT_READ 0x1
-#define PROT_WRITE 0x2
-#define PROT_EXEC 0x4
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
+#include <lib/mman.h>
+
 #define MAP_FAILED ((void *)-1)
 
 #define STDOUT_FILENO 1
