@@ -2,7 +2,7 @@
 #   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line)
 #   make test                                           build all twelve presets + host, run every test
 #   make clean
-#   make fuzz-host                                      run the libFuzzer harnesses for a while
+#   make lint | fuzz-host | fuzz | ubsan | docs | docs-check | qemu-<preset> plot   (mk/*.mk)
 # qemu-arm, qemu-arm64, qemu-x86 and qemu-x86_64 are the default presets of each ISA.
 # The real work is in CMakePresets.json, qemu/rndbits-qemu and tests/CMakeLists.txt.
 
@@ -19,6 +19,7 @@ PYTHON := /usr/bin/python3
 RQ     := $(PYTHON) qemu/rndbits-qemu
 CTEST  := ctest --preset host -j$(NPROC)
 GDB_PORT ?= 1234
+PRESET_ACTIONS := run build test debug cmdline
 export APPEND
 
 # The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
@@ -35,7 +36,7 @@ ifneq ($(words $(QEMU_GOALS)),0)
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-debug deps-plot run build test debug cmdline clean images fuzz-host $(QEMU_GOALS)
+.PHONY: help deps deps-debug deps-plot run build test debug cmdline clean images $(QEMU_GOALS)
 
 help:
 	@sed -n '2,6p' Makefile | sed 's/^# \{0,1\}//'
@@ -52,8 +53,8 @@ deps-plot:
 	@sh qemu/deps.sh gnuplot-nox
 
 $(QEMU_GOALS):
-	@$(if $(filter run build test debug cmdline,$(MAKECMDGOALS)),:,\
-	  echo "say what to do with $(PRESET): make $@ run|build|test|debug|cmdline" >&2; exit 2)
+	@$(if $(filter $(PRESET_ACTIONS),$(MAKECMDGOALS)),:,\
+	  echo "say what to do with $(PRESET): make $@ $(subst $(eval) ,|,$(strip $(PRESET_ACTIONS)))" >&2; exit 2)
 
 # Configure a preset once (again when the presets change); cmake --build re-runs CMake itself
 # when a CMakeLists.txt changes. The `+` lets each nested build share make's job slots.
@@ -103,10 +104,10 @@ run debug cmdline:
 
 endif
 
-# libFuzzer harnesses (tests/fuzz/run.sh: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_HARNESSES), with clang.
-fuzz-host:
-	@sh qemu/deps.sh clang-14 libfuzzer-14-dev
-	@bash tests/fuzz/run.sh
-
 clean:
 	rm -rf build
+
+# Further targets live beside their subject, in mk/*.mk (quality: lint, fuzz-host, fuzz, ubsan;
+# plots and docs: qemu-<preset> plot, docs, docs-check). A file there may add words to
+# PRESET_ACTIONS to make them actions on a preset.
+-include $(sort $(wildcard mk/*.mk))
