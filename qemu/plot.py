@@ -180,6 +180,9 @@ def plot_histogram(out_dir, name, preset, page_size, summary, counts, source, se
                 summary.get("pax_bits", "?"), summary.get("chi2_p", "?"),
                 summary.get("distinct", "?")))
     expected = n / bins
+    # Where a bin of a uniform draw lands 95% of the time: the binomial mean +/- 2 sigma.
+    sigma = math.sqrt(n * (1 / bins) * (1 - 1 / bins))
+    lo, hi = max(0.0, expected - 2 * sigma), expected + 2 * sigma
     script = """
 set terminal pngcairo noenhanced size 800,480 font "sans,10"
 set output '{png}'
@@ -191,11 +194,14 @@ set yrange [0:{ymax}]
 set style fill solid 0.6 border lc rgb "#204a87"
 set key top right
 set grid ytics
-plot '{dat}' using ($1+$2/2):3:2 with boxes lc rgb "#729fcf" title "samples", \\
+set encoding utf8
+plot '+' using 1:({lo}):({hi}) with filledcurves fs transparent solid 0.2 noborder lc rgb "#555555" title "uniform ± 2σ (binomial): {band}", \\
+     '{dat}' using ($1+$2/2):3:2 with boxes lc rgb "#729fcf" title "samples", \\
      {expected} with lines dt 2 lw 2 lc rgb "#cc0000" title sprintf("uniform: %.1f per bin", {expected})
 """.format(png=name + ".png", title=title, unit=unit, source=source, binw="%.4g" % width,
-           xmax="%.6g" % (range_bytes / size), ymax="%.6g" % (max(max(counts), expected) * 1.25),
-           dat=name + ".dat", expected="%.6g" % expected)
+           xmax="%.6g" % (range_bytes / size), ymax="%.6g" % (max(max(counts), hi) * 1.2),
+           dat=name + ".dat", expected="%.6g" % expected, lo="%.6g" % lo, hi="%.6g" % hi,
+           band="%.0f..%.0f" % (lo, hi))
     return gnuplot(out_dir, name, script)
 
 

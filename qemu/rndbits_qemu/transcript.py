@@ -248,6 +248,17 @@ def parse(path, text=None):
     return t
 
 
+class ConfigStandIn(dict):
+    """The variables of a preset not configured yet: any CONFIG_* name stands for 1, so that a
+    transcript can be checked before its images are built."""
+
+    def __contains__(self, name):
+        return super().__contains__(name) or name.startswith("CONFIG_")
+
+    def __getitem__(self, name):
+        return self.get(name, "1")
+
+
 def substitute(text, variables, escape, path, lineno):
     """Replace ${name} by the variable's value and ${name+N} / ${name-N} by the integer sum."""
     def one(m):

@@ -119,16 +119,6 @@ class Matching(unittest.TestCase):
         self.assertIn("b=2", why)
 
 
-class ConfigDefaults(dict):
-    """Variables with a stand-in for the CONFIG_* ones of presets not built yet."""
-
-    def __contains__(self, name):
-        return super().__contains__(name) or name.startswith("CONFIG_")
-
-    def __getitem__(self, name):
-        return self.get(name, "1")
-
-
 class Header(unittest.TestCase):
     def test_presets(self):
         t = T.parse("<t>", "presets: arm64-*, x86 !arm64-64k-*\nrndbits# x\n")
@@ -149,7 +139,7 @@ class Header(unittest.TestCase):
                 chosen = [p for p in M.preset_names() if t.applies_to(p)]
                 self.assertTrue(chosen, name)
                 for p in chosen:
-                    variables = ConfigDefaults(M.Machine(p).variables())
+                    variables = T.ConfigStandIn(M.Machine(p).variables())
                     T.prepare(T.parse(os.path.join(serial, name)), variables)
 
 
