@@ -21,7 +21,10 @@ struct pmm_stats {
 	uint64_t total; /* frames managed (RAM minus nothing: reserved frames count as used) */
 	uint64_t used;
 	uint64_t free;
+	uint64_t peak_used; /* the most frames used at once since boot or pmm_reset_peak() */
 };
 void pmm_get_stats(struct pmm_stats *st);
+/* Start a new peak from the frames used now (`bench` measures a workload's peak this way). */
+void pmm_reset_peak(void);
 
 #endif

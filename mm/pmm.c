@@ -16,6 +16,7 @@ static uint64_t nr_frames;      /* frames covered by the bitmap (RAM span) */
 static uint64_t total_frames;   /* frames that are RAM */
 static uint64_t free_frames;
 static uint64_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
+static uint64_t low_free;       /* the fewest free frames seen since the last peak reset */
 
 static bool frame_used(uint64_t f)
 {
@@ -93,6 +94,7 @@ void pmm_init(const struct boot_info *bi)
 		}
 	}
 	search_hint = 0;
+	low_free = free_frames;
 }
 
 static bool run_is_free(uint64_t first, uint64_t count)
@@ -141,6 +143,8 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 	for (uint64_t i = 0; i < count; i++)
 		mark_used(f + i);
 	free_frames -= count;
+	if (free_frames < low_free)
+		low_free = free_frames;
 	if (order == 0)
 		search_hint = f + 1;
 	phys_addr_t pa = base_pa + (f << PAGE_SHIFT);
@@ -173,6 +177,12 @@ void pmm_get_stats(struct pmm_stats *st)
 	st->total = total_frames;
 	st->free = free_frames;
 	st->used = total_frames - free_frames;
+	st->peak_used = total_frames - low_free;
+}
+
+void pmm_reset_peak(void)
+{
+	low_free = free_frames;
 }
 
 static int cmd_free(int argc, char **argv)
