@@ -1,0 +1,238 @@
+/* A per-process file-descriptor table over the file namespace of kernel/procfs.c (fs_read,
+ * fs_write): enough for a program to open /proc/sys/vm/mmap_rnd_bits and read or write it the
+ * way it would on Linux, with Linux's errors. Descriptors 0, 1 and 2 are the console (0 reads as
+ * an empty file, like </dev/null); 3 and up are opened files.
+ *
+ * One process runs at a time, so one table serves: it belongs to the pid that last used it and
+ * starts empty for any other pid. An open file holds no resources (only a path and a position),
+ * so a process that exits with files open leaks nothing. */
+#include <cred.h>
+#include <fs.h>
+#include <kernel.h>
+#include <lib/errno.h>
+#include <lib/string.h>
+#include <sysctl.h>
+
+#include "fd.h"
+
+#define FD_FIRST 3
+#define FD_MAX 16          /* RLIMIT_NOFILE for this kernel: open beyond it is -EMFILE */
+#define PATH_MAX_FD 64     /* longer than any /proc/sys path; longer ones are -ENAMETOOLONG */
+#define USER_PATH_MAX 4096 /* Linux's PATH_MAX: a name this long is -ENAMETOOLONG */
+#define FILE_TEXT_MAX 256  /* a sysctl file's text ("18\n") */
+/* proc_dointvec looks at the first PAGE_SIZE - 1 bytes of a write; so do we. */
+#define WRITE_MAX 4095
+
+#define O_ACCMODE 03
+#define O_RDONLY 00
+#define O_WRONLY 01
+#define O_RDWR 02
+
+struct file {
+	bool used;
+	bool dir;
+	unsigned acc;    /* O_RDONLY, O_WRONLY, O_RDWR */
+	uint64_t pos;
+	char path[PATH_MAX_FD];
+};
+
+static struct {
+	int pid;
+	struct file files[FD_MAX];
+} table;
+
+static struct file *files_of(int pid)
+{
+	if (table.pid != pid) {
+		memset(&table, 0, sizeof(table));
+		table.pid = pid;
+	}
+	return table.files;
+}
+
+/* Linux's access_ok: the whole range must lie below the task's TASK_SIZE and not wrap. */
+static bool access_ok(const struct mm *mm, uint64_t uaddr, uint64_t len)
+{
+	return uaddr + len >= uaddr && uaddr + len <= mm->geo.task_size;
+}
+
+/* strncpy_from_user into out (size bytes), then cleaned up relative to "/" (the only cwd):
+ * duplicate slashes and "." components go, a trailing slash stays significant only for the
+ * caller's error. -EFAULT for an unreadable name, -ENAMETOOLONG, -ENOENT for "". */
+static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size)
+{
+	char raw[PATH_MAX_FD];
+	size_t n = 0;
+
+	for (;; n++) {
+		char c;
+		if (n == USER_PATH_MAX)
+			return -ENAMETOOLONG;
+		if (copy_from_user(mm, &c, upath + n, 1))
+			return -EFAULT;
+		if (c == '\0')
+			break;
+		if (n < sizeof(raw) - 1)
+			raw[n] = c;
+	}
+	if (n >= sizeof(raw) - 1)
+		return n ? -ENAMETOOLONG : -ENOENT;
+	raw[n] = '\0';
+	if (n == 0)
+		return -ENOENT;
+
+	size_t o = 0;
+	for (const char *s = raw; *s;) {
+		while (*s == '/')
+			s++;
+		const char *end = s;
+		while (*end && *end != '/')
+			end++;
+		size_t len = (size_t)(end - s);
+		if (len == 0 || (len == 1 && s[0] == '.')) {
+			s = end;
+			continue;
+		}
+		if (o + 1 + len + 1 > size)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+		memcpy(out + o, s, len);
+		o += len;
+		s = end;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/* Linux's sysctl permission test (test_perm): root gets the owner bits, everyone else the
+ * "other" bits (nobody is in no group of these root-owned files). */
+static bool may(const struct sysctl_entry *e, unsigned uid, unsigned want)
+{
+	unsigned mode = uid == UID_ROOT ? e->mode >> 6 : e->mode;
+
+	return (want & ~mode & 07) == 0;
+}
+
+static unsigned wanted_access(unsigned acc)
+{
+	switch (acc) {
+	case O_RDONLY: return 04;
+	case O_WRONLY: return 02;
+	default: return 06;
+	}
+}
+
+/* What open(2) says about path for uid: 0 (a file), 1 (a directory), or -errno. */
+static long lookup(const char *path, unsigned uid, unsigned acc)
+{
+	static const char prefix[] = "/proc/sys/";
+	const struct sysctl_entry *e = NULL;
+	char text[FILE_TEXT_MAX];
+
+	if (strncmp(path, prefix, sizeof(prefix) - 1) == 0)
+		e = sysctl_find(path + sizeof(prefix) - 1);
+	if (e)
+		return may(e, uid, wanted_access(acc)) ? 0 : -EACCES;
+	/* Not a file: fs_read tells a directory from nothing at all. */
+	long r = fs_read(path, uid, text, sizeof(text));
+	if (r == -EISDIR)
+		return acc == O_RDONLY ? 1 : -EISDIR;
+	return r < 0 ? r : -ENOENT;
+}
+
+long fd_open(struct mm *mm, int pid, long dirfd, uint64_t upath, unsigned long flags)
+{
+	struct file *files = files_of(pid);
+	char path[PATH_MAX_FD];
+	long err = copy_path(mm, upath, path, sizeof(path));
+
+	if (err)
+		return err;
+	(void)dirfd; /* paths are resolved against "/", the cwd of every process */
+	unsigned acc = (unsigned)(flags & O_ACCMODE);
+	long kind = lookup(path, current_uid(), acc);
+	if (kind < 0)
+		return kind;
+	for (int fd = FD_FIRST; fd < FD_MAX; fd++) {
+		struct file *f = &files[fd];
+		if (f->used)
+			continue;
+		memset(f, 0, sizeof(*f));
+		f->used = true;
+		f->dir = kind == 1;
+		f->acc = acc;
+		strlcpy(f->path, path, sizeof(f->path));
+		return fd;
+	}
+	return -EMFILE;
+}
+
+static struct file *file_of(int pid, long fd)
+{
+	struct file *files = files_of(pid);
+
+	if (fd < FD_FIRST || fd >= FD_MAX || !files[fd].used)
+		return NULL;
+	return &files[fd];
+}
+
+long fd_read(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
+{
+	char text[FILE_TEXT_MAX];
+
+	if (fd == 0)
+		return 0;
+	struct file *f = file_of(pid, fd);
+	if (!f || f->acc == O_WRONLY)
+		return -EBADF;
+	if (f->dir)
+		return -EISDIR;
+	if (!access_ok(mm, ubuf, count))
+		return -EFAULT;
+	long n = fs_read(f->path, current_uid(), text, sizeof(text));
+	if (n < 0)
+		return n;
+	if (f->pos >= (uint64_t)n || count == 0)
+		return 0;
+	size_t len = (size_t)MIN(count, (uint64_t)n - f->pos);
+	if (copy_to_user(mm, ubuf, text + f->pos, len))
+		return -EFAULT;
+	f->pos += len;
+	return (long)len;
+}
+
+long fd_write(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
+{
+	static char buf[WRITE_MAX];
+
+	struct file *f = file_of(pid, fd);
+	if (!f || f->acc == O_RDONLY)
+		return -EBADF;
+	if (!access_ok(mm, ubuf, count))
+		return -EFAULT;
+	/* Linux (sysctl_writes_strict = 1): a write past the start of an integer file is
+	 * accepted and ignored. */
+	if (count == 0 || f->pos != 0)
+		return 0;
+	size_t len = (size_t)MIN(count, (uint64_t)WRITE_MAX);
+	if (copy_from_user(mm, buf, ubuf, len))
+		return -EFAULT;
+	long r = fs_write(f->path, current_uid(), buf, len);
+	if (r < 0)
+		return r;
+	f->pos += (uint64_t)r;
+	return r;
+}
+
+long fd_close(int pid, long fd)
+{
+	if (fd >= 0 && fd < FD_FIRST)
+		return 0;
+	struct file *f = file_of(pid, fd);
+	if (!f)
+		return -EBADF;
+	f->used = false;
+	return 0;
+}
