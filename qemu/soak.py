@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""make soak: 100,000 exec/exit cycles per preset, and nothing lost.
+
+Boots each preset under QEMU (the harness's launch description and console reader), and types:
+
+  free                      the free-frame count before
+  run attack vmas           how many VMAs a process can still get (the fixed VMA pool)
+  soak N                    N cycles of `probe -q` (kernel/soak.c): cycles, failures, elapsed
+                            time, free frames at start and end, "ok" only if they are equal
+  soak -32 M                the same on the compat path (arm64-*, x86_64), M cycles
+  run attack vmas           the same answer as before: no VMA leaked from the pool
+  free                      the same count as before
+  poweroff
+
+The kernel has no heap, only fixed pools (frames, VMAs, the fd table): any leak shows as a frame
+difference, or exhausts a pool long before 100,000 cycles and makes execs fail. Every wait has a
+deadline (--timeout per soak command), so the run is bounded in time. Prints one line per preset
+and a summary; exits 1 if any preset failed.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from rndbits_qemu import machine as M            # noqa: E402
+from rndbits_qemu import session as S            # noqa: E402
+from rndbits_qemu import transcript as T         # noqa: E402
+
+PRESETS = ("arm-vmsplit-3g arm-vmsplit-2g arm-vmsplit-1g arm64-4k-va39 arm64-4k-va48 "
+           "arm64-16k-va36 arm64-16k-va47 arm64-16k-va48 arm64-64k-va42 arm64-64k-va48 "
+           "x86 x86_64").split()
+COMPAT = lambda preset: preset.startswith("arm64-") or preset == "x86_64"  # noqa: E731
+
+
+class SoakError(Exception):
+    pass
+
+
+class Guest:
+    """One booted preset; run(command) returns the output lines as a terminal shows them."""
+
+    def __init__(self, preset, log_path, boot_timeout=120):
+        try:
+            machine = M.Machine(preset)
+        except M.MachineError as e:
+            raise SoakError(str(e))
+        if not os.path.exists(machine.image):
+            raise SoakError("no image %s (make qemu-%s build)" % (M.display_path(machine.image), preset))
+        self.preset = preset
+        self.machine = machine
+        self.console = S.Console(machine.command("stdio"), log_path, bound=6 * 3600)
+        self._read(boot_timeout, "the first prompt")
+
+    def _read(self, timeout, what):
+        try:
+            text = self.console.read_until(S.prompt_end(T.PROMPTS), time.monotonic() + timeout)
+        except S.Timeout:
+            raise SoakError("no %s within %g s; last output:\n%s"
+                            % (what, timeout, S.indent_output(self.console.pending, 12)))
+        except S.EarlyExit as e:
+            raise SoakError("QEMU exited (status %s) while waiting for %s; last output:\n%s"
+                            % (S.status_text(self.machine, e.status), what,
+                               S.indent_output(self.console.pending, 12)))
+        prompt = next(p for p in T.PROMPTS if text.endswith(p))
+        return [ln.shown for ln in T.split_lines(text[:-len(prompt)])]
+
+    def run(self, command, timeout=60):
+        self.console.send(command.encode() + b"\r")
+        return self._read(timeout, "prompt after `%s`" % command)[1:]
+
+    def close(self):
+        self.console.kill()
+
+
+def free_frames(guest):
+    for ln in guest.run("free"):
+        m = re.match(r"pages:\s+(\d+)\s+(\d+)\s+(\d+)$", ln)
+        if m:
+            return int(m.group(3))
+    raise SoakError("`free` printed no pages line")
+
+
+def vma_capacity(guest):
+    lines = guest.run("run attack vmas")
+    for ln in lines:
+        m = re.match(r"attack: (\d+) mappings, then -ENOMEM$", ln)
+        if m:
+            return int(m.group(1))
+    raise SoakError("`run attack vmas` did not end in ENOMEM: %s" % lines)
+
+
+def soak(guest, cycles, compat, timeout):
+    """Run `soak [-32] cycles`; return its figures as a dict, raising if it failed."""
+    cmd = "soak %s%d" % ("-32 " if compat else "", cycles)
+    lines = guest.run(cmd, timeout)
+    text = "\n".join(lines)
+    m1 = re.search(r"soak: (\d+) cycles of \S+(?: \(compat\))?, (\d+) failed", text)
+    m2 = re.search(r"soak: elapsed (\d+\.\d+) s \((\d+) cycles/s\)", text)
+    m3 = re.search(r"soak: free frames (\d+) at start, (\d+) at end", text)
+    if not (m1 and m2 and m3):
+        raise SoakError("`%s` printed no figures:\n%s" % (cmd, S.indent_output(text, 12)))
+    r = dict(cycles=int(m1.group(1)), failed=int(m1.group(2)), seconds=float(m2.group(1)),
+             rate=int(m2.group(2)), free_start=int(m3.group(1)), free_end=int(m3.group(2)),
+             ok="soak: ok" in lines)
+    if not r["ok"] or r["cycles"] != cycles or r["failed"] or r["free_start"] != r["free_end"]:
+        raise SoakError("`%s` failed:\n%s" % (cmd, S.indent_output(text, 12)))
+    return r
+
+
+def soak_preset(preset, args):
+    log = os.path.join(args.log_dir, preset + ".log")
+    t0 = time.monotonic()
+    guest = Guest(preset, log)
+    try:
+        free0 = free_frames(guest)
+        vmas0 = vma_capacity(guest)
+        native = soak(guest, args.cycles, False, args.timeout)
+        compat = None
+        if COMPAT(preset) and args.compat_cycles:
+            compat = soak(guest, args.compat_cycles, True, args.timeout)
+        vmas1 = vma_capacity(guest)
+        free1 = free_frames(guest)
+        guest.console.send(b"poweroff\r")
+    finally:
+        guest.close()
+    if vmas1 != vmas0:
+        raise SoakError("VMAs available before %d, after %d" % (vmas0, vmas1))
+    if free1 != free0:
+        raise SoakError("free frames before %d, after %d" % (free0, free1))
+    return dict(native=native, compat=compat, free0=free0, free1=free1, vmas=vmas0,
+                wall=time.monotonic() - t0)
+
+
+def describe(preset, r):
+    n = r["native"]
+    s = ("soak: %-15s %6d cycles in %7.1f s (%4d/s), %d failed" %
+         (preset, n["cycles"], n["seconds"], n["rate"], n["failed"]))
+    if r["compat"]:
+        c = r["compat"]
+        s += "; compat %d in %.1f s (%d/s)" % (c["cycles"], c["seconds"], c["rate"])
+    s += "; free frames %d at start, %d at end; %d VMAs before and after: ok" % (
+        r["free0"], r["free1"], r["vmas"])
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("presets", nargs="*", help="presets (default: all twelve)")
+    ap.add_argument("--cycles", type=int, default=int(os.environ.get("SOAK_CYCLES", 100000)))
+    ap.add_argument("--compat-cycles", type=int,
+                    default=int(os.environ.get("SOAK_COMPAT_CYCLES", 20000)),
+                    help="cycles on the compat path of arm64-* and x86_64 (0: none)")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("SOAK_JOBS", os.cpu_count() or 1)))
+    ap.add_argument("--timeout", type=float, default=float(os.environ.get("SOAK_TIMEOUT", 1800)),
+                    help="seconds allowed for each soak command")
+    ap.add_argument("--log-dir", default=os.path.join(M.REPO, "build", "host", "soak"))
+    args = ap.parse_args()
+    presets = args.presets or PRESETS
+    os.makedirs(args.log_dir, exist_ok=True)
+    print("soak: %d cycles per preset (compat %d) on %s; %d at a time; logs in %s"
+          % (args.cycles, args.compat_cycles, " ".join(presets), args.jobs,
+             M.display_path(args.log_dir)), flush=True)
+    failed = []
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(soak_preset, p, args): p for p in presets}
+        for f in concurrent.futures.as_completed(futures):
+            p = futures[f]
+            try:
+                print(describe(p, f.result()), flush=True)
+            except (SoakError, OSError) as e:
+                failed.append(p)
+                print("soak: %-15s FAILED: %s (log %s)" % (
+                    p, e, M.display_path(os.path.join(args.log_dir, p + ".log"))), flush=True)
+    print("soak: %d of %d presets passed in %.0f s%s" % (
+        len(presets) - len(failed), len(presets), time.monotonic() - t0,
+        "; failed: " + " ".join(failed) if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
