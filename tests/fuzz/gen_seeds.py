@@ -5,7 +5,8 @@ the DTB and ELF seeds; the others are written from the tables below.
 
     /usr/bin/python3 tests/fuzz/gen_seeds.py [--build DIR]   (default: build/ of the tree)
 
-Seeds are named seed-*; files a fuzzer found (crash-*, regression-*) are never touched."""
+Seeds are named seed-*; what fuzzing added (found-*: the corpus after 10 minutes per harness,
+merged with libFuzzer -merge=1 to the inputs that add coverage; regression-*) is never touched."""
 import argparse
 import os
 import shutil
