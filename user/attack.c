@@ -14,8 +14,9 @@
  *   brk-oom                            grow the heap with brk and touch it      -> killed
  *   vmas                               one-page mmaps until the VMA limit (ENOMEM), unmap all
  *
- * ADDR is hex (0x optional), decimal, or top-N[+OFF]: 2^W - 2^N in the ABI's word width W, plus
- * OFF (arm64's PAGE_OFFSET is top-VA_BITS, its kernel text top-VA_BITS+0x200000). */
+ * ADDR is BASE[+OFF]: BASE hex (0x optional) or top-N, 2^W - 2^N in the ABI's word width W; OFF
+ * hex (arm64's PAGE_OFFSET is top-VA_BITS, its kernel text top-VA_BITS+0x200000; arm's is
+ * PAGE_OFFSET+0x200000). */
 #include <user.h>
 #include <sysnr.h>
 
@@ -107,26 +108,30 @@ static void show(const char *call, long r)
 		printf("attack: %s = %ld\n", call, r);
 }
 
+/* ADDR: BASE[+OFF], BASE hex (0x optional) or top-N (2^W - 2^N in the word width W), OFF hex. */
 static uintptr_t parse_addr(const char *s)
 {
+	char base[32];
+	const char *plus = strchr(s, '+');
+	size_t n = plus ? (size_t)(plus - s) : strlen(s);
 	uint64_t v, off = 0;
 
-	if (strncmp(s, "top-", 4) == 0) {
-		const char *end;
-		if (!parse_u64(s + 4, &end, 10, &v) || v == 0 || v >= 8 * sizeof(uintptr_t))
+	if (n == 0 || n >= sizeof(base))
+		usage();
+	memcpy(base, s, n);
+	base[n] = '\0';
+	if (plus && !parse_u64_full(plus + 1, 16, &off))
+		usage();
+	if (strncmp(base, "top-", 4) == 0) {
+		if (!parse_u64_full(base + 4, 10, &v) || v == 0 || v >= 8 * sizeof(uintptr_t))
 			usage();
-		if (*end == '+' && !parse_u64_full(end + 1, 0, &off))
-			usage();
-		else if (*end != '+' && *end)
-			usage();
-		return (uintptr_t)(0 - ((uintptr_t)1 << v)) + (uintptr_t)off;
+		v = (uintptr_t)(0 - ((uintptr_t)1 << v));
+	} else if (!parse_u64_full(base, 16, &v) || v > UINTPTR_MAX) {
+		usage();
 	}
-	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? !parse_u64_full(s, 0, &v)
-							    : !parse_u64_full(s, 16, &v))
+	if (v + off < v || v + off > UINTPTR_MAX)
 		usage();
-	if (v > UINTPTR_MAX)
-		usage();
-	return (uintptr_t)v;
+	return (uintptr_t)(v + off);
 }
 
 /* --- direct accesses: the process must die --------------------------------------------- */
@@ -356,6 +361,8 @@ static int sys_file_case(uintptr_t kaddr)
 	show("openat(5000-byte name)", sys_open(long_name, O_RDONLY));
 #ifdef SYS_open_
 	show("open(kernel)", __syscall(SYS_open_, (long)kaddr, O_RDONLY, 0, 0, 0, 0));
+#else
+	printf("attack: open: aarch64 has openat only\n");
 #endif
 	show("openat(\"/no/such/file\")", sys_open("/no/such/file", O_RDONLY));
 	show("openat(\"/proc/sys/vm\", O_WRONLY)", sys_open("/proc/sys/vm", O_WRONLY));
@@ -427,6 +434,8 @@ static int sysctl_nobody_case(void)
 #ifdef SYS_open_
 	show("open(\"" RND_BITS_FILE "\", O_WRONLY)",
 	     __syscall(SYS_open_, (long)RND_BITS_FILE, O_WRONLY, 0, 0, 0, 0));
+#else
+	printf("attack: open: aarch64 has openat only\n");
 #endif
 	show("openat(\"/proc/sys/kernel/randomize_va_space\", O_WRONLY)",
 	     sys_open("/proc/sys/kernel/randomize_va_space", O_WRONLY));
