@@ -6,6 +6,8 @@
 # there is any. Git-tracked files only, so someone's unfinished new file does not count.
 #   LINT_JOBS  parallel clang-tidy processes (default: the number of CPUs)
 #   LINT_TOOLS "cppcheck clang-tidy" (default both)
+#   LINT_DEEP=1  the static analyzer in its deep mode (minutes; the default shallow mode inlines
+#              less and takes seconds: mm/pgtable.c goes from ~8 s to 0.3 s)
 set -u
 cd "$(dirname "$0")/.."
 jobs=${LINT_JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -59,6 +61,8 @@ config_of() {
 	echo "$cfg"
 }
 
+analyzer="-Xclang -analyzer-config -Xclang mode=shallow"
+[ -n "${LINT_DEEP:-}" ] && analyzer=
 start=$(date +%s)
 tidy_jobs=$out/tidy-jobs
 : >"$tidy_jobs"
@@ -79,7 +83,7 @@ for g in "${groups[@]}"; do
 	# code goes through clang-tidy once, as the 64-bit kernel; cppcheck sees it as 32-bit too.
 	if [[ " $tools " == *" clang-tidy "* && $name != generic32 ]]; then
 		for f in "${files[@]}"; do
-			echo "$name|$f|-std=gnu11 -ffreestanding -fno-builtin $target -include $cfg ${incs[*]}"
+			echo "$name|$f|-std=gnu11 -ffreestanding -fno-builtin $target -include $cfg ${incs[*]} $analyzer"
 		done >>"$tidy_jobs"
 	fi
 done
