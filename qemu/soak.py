@@ -149,14 +149,17 @@ def describe(preset, r):
 
 
 def main():
+    def env(name, default):
+        return os.environ.get(name) or default  # make exports unset knobs as ""
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("presets", nargs="*", help="presets (default: all twelve)")
-    ap.add_argument("--cycles", type=int, default=int(os.environ.get("SOAK_CYCLES", 100000)))
+    ap.add_argument("--cycles", type=int, default=int(env("SOAK_CYCLES", 100000)))
     ap.add_argument("--compat-cycles", type=int,
-                    default=int(os.environ.get("SOAK_COMPAT_CYCLES", 20000)),
+                    default=int(env("SOAK_COMPAT_CYCLES", 20000)),
                     help="cycles on the compat path of arm64-* and x86_64 (0: none)")
-    ap.add_argument("--jobs", type=int, default=int(os.environ.get("SOAK_JOBS", os.cpu_count() or 1)))
-    ap.add_argument("--timeout", type=float, default=float(os.environ.get("SOAK_TIMEOUT", 1800)),
+    ap.add_argument("--jobs", type=int, default=int(env("SOAK_JOBS", os.cpu_count() or 1)))
+    ap.add_argument("--timeout", type=float, default=float(env("SOAK_TIMEOUT", 1800)),
                     help="seconds allowed for each soak command")
     ap.add_argument("--log-dir", default=os.path.join(M.REPO, "build", "host", "soak"))
     args = ap.parse_args()
