@@ -205,6 +205,11 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	       (unsigned long long)(x / 1000), (unsigned long long)(x % 1000), BUCKETS,
 	       p / 1000000, p % 1000000);
 	print_histogram(st->buckets);
+	/* The chi-square's own 64 buckets, for plots (qemu/plot.py). */
+	printk("aslr-buckets: n=%u counts=", BUCKETS);
+	for (unsigned i = 0; i < BUCKETS; i++)
+		printk("%s%u", i ? "," : "", st->buckets[i]);
+	printk("\n");
 	printk("aslr-sample: n=%u region=%s abi=%s bits=%u span_pages=%llu range_pages=%llu "
 	       "coverage=%llu.%02llu distinct=%u mismatches=%u cts_bits=%u.%02u aslrtest_bits=%u "
 	       "pax_bits=%u chi2_p=%u.%06u top=%#llx\n",
