@@ -2,7 +2,7 @@
 #   make lint        cppcheck + clang-tidy over lib/ mm/ kernel/ arch/ (qemu/lint.sh, .clang-tidy)
 #   make fuzz-host   libFuzzer harnesses of tests/fuzz, FUZZ_SECONDS each (default 60)
 #   make fuzz        fuzz-host, then the console fuzzer against every preset in QEMU
-#                    (qemu/fuzz_console.py, when present)
+#                    (qemu/fuzz_console.py, FUZZ_LINES per preset, FUZZ_SEED)
 # The corpus replay of tests/fuzz (label fuzz-replay) is part of `make test` through CTest.
 FUZZ_SECONDS ?= 60
 export FUZZ_SECONDS
@@ -23,10 +23,11 @@ lint: deps-lint $(addprefix build/,$(addsuffix /CMakeCache.txt,$(LINT_PRESETS)))
 fuzz-host: deps-fuzz
 	@bash tests/fuzz/run.sh
 
-fuzz: fuzz-host
-	@if [ -f qemu/fuzz_console.py ]; then \
-	   $(MAKE) --no-print-directory images && $(PYTHON) qemu/fuzz_console.py; \
-	 else echo "make fuzz: no in-guest console fuzzer yet (qemu/fuzz_console.py)"; fi
+# FUZZ_LINES console lines per preset (default 20,000), FUZZ_SEED the seed (default 1).
+FUZZ_LINES ?= 20000
+FUZZ_SEED ?= 1
+fuzz: fuzz-host images
+	@$(PYTHON) qemu/fuzz_console.py --lines $(FUZZ_LINES) --seed $(FUZZ_SEED)
 
 # make ubsan: arm64-4k-va48 and x86_64 kernels built with RNDBITS_UBSAN=ON (undefined behaviour
 # traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then every
