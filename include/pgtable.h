@@ -58,4 +58,17 @@ void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ct
  * free_root. Entries at or above va_end (the shared kernel half) are left alone. */
 void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root);
 
+/* Tear down a process's address space: the leaves and tables below root inside the given
+ * ranges (sorted, disjoint, page aligned), then the root if free_root. The caller guarantees
+ * nothing is mapped outside the ranges (a process's VMAs), so only the slots the ranges cover
+ * are read, not whole tables. A leaf's frame goes back to the allocator unless its range says
+ * keep_frames (the image's shared frames). Tables return to the allocator all zero. No TLB
+ * maintenance: the tables must not be live (see arch_switch_user_root). */
+struct pt_range {
+	uint64_t start, end;
+	bool keep_frames;
+};
+void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
+		    bool free_root);
+
 #endif

@@ -149,18 +149,21 @@ static void randomize_brk(struct mm *mm, bool randomize)
 	mm->brk = mm->start_brk;
 }
 
-/* Push bytes below *sp (in user memory) and return their user address. */
-static int push_bytes(struct mm *mm, uint64_t *sp, const void *data, size_t len)
+/* The initial stack is assembled here and copied into the process once: one page lookup (and
+ * fault) instead of one per string and word. */
+static uint8_t stack_image[4096];
+
+/* Store bytes at user address addr of the image that will start at user address lo. */
+static void put_bytes(uint64_t lo, uint64_t addr, const void *data, size_t len)
 {
-	*sp -= len;
-	return copy_to_user(mm, *sp, data, len);
+	memcpy(stack_image + (addr - lo), data, len);
 }
 
-static int push_word(struct mm *mm, uint64_t *sp, uint64_t value, unsigned word)
+static void put_word(uint64_t lo, uint64_t addr, uint64_t value, unsigned word)
 {
 	uint32_t v32 = (uint32_t)value;
 
-	return push_bytes(mm, sp, word == 8 ? (const void *)&value : (const void *)&v32, word);
+	put_bytes(lo, addr, word == 8 ? (const void *)&value : (const void *)&v32, word);
 }
 
 /* The initial stack as Linux builds it: strings at the top, then (growing down) auxv, envp's
@@ -169,6 +172,7 @@ static int build_stack(struct mm *mm, int argc, char **argv)
 {
 	unsigned word = (mm->compat || sizeof(uintptr_t) == 4) ? 4 : 8;
 	uint64_t sp = mm->stack_top, strings[32];
+	const uint64_t auxv[] = { AT_PAGESZ, PAGE_SIZE, AT_NULL, 0 };
 	int err;
 
 	err = vma_insert(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top, PT_R | PT_W,
@@ -178,28 +182,29 @@ static int build_stack(struct mm *mm, int argc, char **argv)
 	if (argc > (int)ARRAY_SIZE(strings))
 		return -E2BIG;
 	for (int i = argc - 1; i >= 0; i--) {
-		if ((err = push_bytes(mm, &sp, argv[i], strlen(argv[i]) + 1)))
-			return err;
+		sp -= strlen(argv[i]) + 1;
 		strings[i] = sp;
 	}
 	/* Everything below is words; align so the final sp is 16-byte aligned. */
-	unsigned nwords = 1 + (unsigned)argc + 1 + 1 + 4;
-	sp = (sp - nwords * word) & ~(uint64_t)15;
-	sp += nwords * word;
-	const uint64_t auxv[] = { AT_PAGESZ, PAGE_SIZE, AT_NULL, 0 };
-	for (int i = ARRAY_SIZE(auxv) - 1; i >= 0; i--)
-		if ((err = push_word(mm, &sp, auxv[i], word)))
-			return err;
-	if ((err = push_word(mm, &sp, 0, word))) /* envp terminator */
+	unsigned nwords = 1 + (unsigned)argc + 1 + 1 + ARRAY_SIZE(auxv);
+	uint64_t lo = (sp - nwords * word) & ~(uint64_t)15;
+	if (mm->stack_top - lo > sizeof(stack_image))
+		return -E2BIG;
+	memset(stack_image, 0, (size_t)(mm->stack_top - lo));
+	for (int i = 0; i < argc; i++)
+		put_bytes(lo, strings[i], argv[i], strlen(argv[i]) + 1);
+	uint64_t at = lo;
+	put_word(lo, at, (uint64_t)argc, word);
+	for (int i = 0; i < argc; i++)
+		put_word(lo, at += word, strings[i], word);
+	put_word(lo, at += word, 0, word); /* argv terminator */
+	put_word(lo, at += word, 0, word); /* envp terminator */
+	for (unsigned i = 0; i < ARRAY_SIZE(auxv); i++)
+		put_word(lo, at += word, auxv[i], word);
+	err = copy_to_user(mm, lo, stack_image, (size_t)(mm->stack_top - lo));
+	if (err)
 		return err;
-	if ((err = push_word(mm, &sp, 0, word))) /* argv terminator */
-		return err;
-	for (int i = argc - 1; i >= 0; i--)
-		if ((err = push_word(mm, &sp, strings[i], word)))
-			return err;
-	if ((err = push_word(mm, &sp, (uint64_t)argc, word)))
-		return err;
-	mm->start_stack = sp;
+	mm->start_stack = lo;
 	return 0;
 }
 

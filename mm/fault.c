@@ -35,15 +35,32 @@ int mm_map_new_page(struct mm *mm, uint64_t va, unsigned prot, phys_addr_t *pa_o
 	return 0;
 }
 
-int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
+/* Make page (in v) present: the image's shared frame, or a fresh zeroed one. */
+static int fault_in(struct mm *mm, const struct vma *v, uint64_t page)
+{
+	if (v->shared_pa) /* an image page someone unmapped and touched again: map it back */
+		return pt_map(mm->root, (uintptr_t)page, v->shared_pa + (page - v->start), PAGE_SIZE,
+			      v->prot | PT_USER, 0);
+	return mm_map_new_page(mm, page, v->prot, NULL);
+}
+
+/* The VMA that allows this access at addr, or NULL with *err set. */
+static struct vma *vma_for_access(struct mm *mm, uint64_t addr, enum fault_access access, int *err)
 {
 	struct vma *v = addr < mm->geo.task_size ? vma_find(mm, addr) : NULL;
+
+	*err = !v ? -EFAULT : !vma_allows(v, access) ? -EACCES : 0;
+	return *err ? NULL : v;
+}
+
+int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
+{
+	int err;
+	struct vma *v = vma_for_access(mm, addr, access, &err);
 	struct pt_walk_result w;
 
 	if (!v)
-		return -EFAULT;
-	if (!vma_allows(v, access))
-		return -EACCES;
+		return err;
 	uint64_t page = addr & ~((uint64_t)PAGE_SIZE - 1);
 	pt_walk(mm->root, (uintptr_t)page, &w);
 	if (w.mapped) {
@@ -51,20 +68,26 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 		arch_tlb_flush_page((uintptr_t)page);
 		return 0;
 	}
-	if (v->shared_pa) /* an image page someone unmapped and touched again: map it back */
-		return pt_map(mm->root, (uintptr_t)page, v->shared_pa + (page - v->start), PAGE_SIZE,
-			      v->prot | PT_USER, 0);
-	return mm_map_new_page(mm, page, v->prot, NULL);
+	return fault_in(mm, v, page);
 }
 
-/* The linear-map address of user byte va, faulting its page in; NULL if not accessible. */
+/* The linear-map address of user byte va, faulting its page in; NULL if not accessible. A page
+ * already present is used as it is (no fault, so no TLB flush either): its leaf carries the
+ * VMA's permissions, which were just checked. */
 static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access)
 {
+	int err;
+	struct vma *v = vma_for_access(mm, va, access, &err);
 	struct pt_walk_result w;
 
-	if (handle_mm_fault(mm, va, access))
+	if (!v)
 		return NULL;
 	pt_walk(mm->root, (uintptr_t)va, &w);
+	if (!w.mapped) {
+		if (fault_in(mm, v, va & ~((uint64_t)PAGE_SIZE - 1)))
+			return NULL;
+		pt_walk(mm->root, (uintptr_t)va, &w);
+	}
 	return w.mapped ? __va(w.pa) : NULL;
 }
 

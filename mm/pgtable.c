@@ -185,16 +185,37 @@ static bool pte_is_zero(pte_t pte)
 	return pte == 0;
 }
 
+/* The first entry at or after i (below n) whose bytes are not all zero, or n. Teardown and the
+ * emptiness checks scan whole tables (8192 entries with 64K pages), so this reads plain words,
+ * four at a time, where a descriptor is one word (every preset); else entry by entry. */
+static unsigned next_nonzero(const void *table, unsigned i, unsigned n)
+{
+	if (geo()->pte_bytes == sizeof(unsigned long)) {
+		const unsigned long *w = table;
+		while (i < n && (i & 3))
+			if (w[i])
+				return i;
+			else
+				i++;
+		while (i + 4 <= n && !(w[i] | w[i + 1] | w[i + 2] | w[i + 3]))
+			i += 4;
+		while (i < n && !w[i])
+			i++;
+		return i;
+	}
+	while (i < n && pte_is_zero(arch_pt_load(table, i)))
+		i++;
+	return i;
+}
+
 static bool table_empty(unsigned level, phys_addr_t table)
 {
 	void *t = table_va(table);
+	unsigned n = geo()->entries[level];
 
-	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
 		struct pte_info info;
-		pte_t pte = arch_pt_load(t, i);
-		if (pte_is_zero(pte))
-			continue;
-		arch_pte_decode(level, pte, &info);
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
 		if (info.kind != PTE_INVALID)
 			return false;
 	}
@@ -259,20 +280,21 @@ int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
 	return 0;
 }
 
+/* Free what a table reaches, clearing each entry as it goes: a table handed back to the
+ * allocator is then all zero again. */
 static void free_subtree(unsigned level, phys_addr_t table, bool free_frames)
 {
 	void *t = table_va(table);
+	unsigned n = geo()->entries[level];
 
-	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
 		struct pte_info info;
-		pte_t pte = arch_pt_load(t, i);
-		if (pte_is_zero(pte))
-			continue;
-		arch_pte_decode(level, pte, &info);
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
 		if (info.kind == PTE_TABLE && level < last_level())
 			free_subtree(level + 1, info.pa, free_frames);
 		else if (info.kind == PTE_PAGE && free_frames)
 			pmm_free_pages(info.pa, 0);
+		arch_pt_store(t, i, 0);
 	}
 	free_table(level, table);
 }
@@ -283,12 +305,9 @@ void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool fr
 	unsigned nr = (unsigned)MIN((uint64_t)geo()->entries[0],
 				    (va_end + level_size(0) - 1) >> geo()->shift[0]);
 
-	for (unsigned i = 0; i < nr; i++) {
+	for (unsigned i = next_nonzero(t, 0, nr); i < nr; i = next_nonzero(t, i + 1, nr)) {
 		struct pte_info info;
-		pte_t pte = arch_pt_load(t, i);
-		if (pte_is_zero(pte))
-			continue;
-		arch_pte_decode(0, pte, &info);
+		arch_pte_decode(0, arch_pt_load(t, i), &info);
 		if (info.kind == PTE_TABLE && geo()->levels > 1) {
 			free_subtree(1, info.pa, free_frames);
 			arch_pt_store(t, i, 0);
@@ -303,20 +322,71 @@ void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool fr
 		free_table(0, root);
 }
 
+struct range_set {
+	const struct pt_range *r;
+	unsigned n;
+};
+
+/* Free what the table (at level, covering [lo, lo + span)) maps inside the ranges, clearing
+ * each slot it frees. A slot shared by two ranges is seen twice, and is zero the second time. */
+static void free_covered(const struct range_set *rs, unsigned level, phys_addr_t table, uint64_t lo,
+			 uint64_t span)
+{
+	void *t = table_va(table);
+	unsigned shift = geo()->shift[level], mask = geo()->entries[level] - 1;
+	uint64_t hi = lo + span - 1; /* inclusive */
+
+	for (unsigned k = 0; k < rs->n; k++) {
+		const struct pt_range *r = &rs->r[k];
+		if (r->end - 1 < lo)
+			continue;
+		if (r->start > hi)
+			break;
+		unsigned first = (unsigned)((MAX(r->start, lo) >> shift) & mask);
+		unsigned last = (unsigned)((MIN(r->end - 1, hi) >> shift) & mask);
+		for (unsigned i = first; i <= last; i++) {
+			pte_t pte = arch_pt_load(t, i);
+			if (pte_is_zero(pte))
+				continue;
+			struct pte_info info;
+			arch_pte_decode(level, pte, &info);
+			if (info.kind == PTE_TABLE && level < last_level()) {
+				free_covered(rs, level + 1, info.pa, lo + ((uint64_t)i << shift),
+					     level_size(level));
+				free_table(level + 1, info.pa);
+			} else if (info.kind == PTE_PAGE && !r->keep_frames) {
+				pmm_free_pages(info.pa, 0);
+			}
+			arch_pt_store(t, i, 0);
+		}
+	}
+}
+
+void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
+		    bool free_root)
+{
+	struct range_set rs = { ranges, nr_ranges };
+
+	/* The root spans entries << shift: at most 2^48 (arm64, x86_64) or 2^32. */
+	free_covered(&rs, 0, root, 0, (uint64_t)geo()->entries[0] << geo()->shift[0]);
+	arch_pt_sync();
+	if (free_root)
+		free_table(0, root);
+}
+
 static void leaves_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t va_end,
 		      pt_leaf_fn fn, void *ctx)
 {
 	void *t = table_va(table);
 
-	for (unsigned i = 0; i < geo()->entries[level]; i++) {
+	unsigned n = geo()->entries[level];
+
+	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
 		uint64_t va = base + ((uint64_t)i << geo()->shift[level]);
 		if (va >= va_end)
 			return;
 		struct pte_info info;
-		pte_t pte = arch_pt_load(t, i);
-		if (pte_is_zero(pte))
-			continue;
-		arch_pte_decode(level, pte, &info);
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
 		if (info.kind == PTE_TABLE && level < last_level())
 			leaves_in(level + 1, info.pa, va, va_end, fn, ctx);
 		else if (info.kind == PTE_BLOCK || info.kind == PTE_PAGE)

@@ -73,22 +73,27 @@ int mm_init(struct mm *mm, bool compat, unsigned asid)
 	return 0;
 }
 
+/* The address space is not live: a process's root is switched out before it is destroyed (or
+ * was never switched in), and arch_switch_user_root's contract says that leaves no user
+ * mapping reachable, stale TLB entries included. So nothing here needs a TLB flush. Every page
+ * is mapped inside a VMA (exec, faults and munmap keep it so), so the VMAs say which slots of
+ * which tables to read. */
 void mm_destroy(struct mm *mm)
 {
+	static struct pt_range ranges[MM_MAX_VMAS];
+	unsigned n = 0;
+
 	if (!mm->root)
 		return;
-	for (struct vma *v = mm->vmas; v; v = v->next)
-		if (v->shared_pa)
-			unmap_pages(mm, v, v->start, v->end);
+	for (struct vma *v = mm->vmas; v && n < MM_MAX_VMAS; v = v->next)
+		ranges[n++] = (struct pt_range){ v->start, v->end, v->shared_pa != 0 };
+	pt_free_ranges(mm->root, ranges, n, true);
 	while (mm->vmas) {
 		struct vma *v = mm->vmas;
 		mm->vmas = v->next;
 		vma_release(v);
 	}
 	mm->nr_vmas = 0;
-	/* Leaves below TASK_SIZE are all this process's own frames. */
-	pt_free_tables(mm->root, TASK_SIZE, true, true);
-	arch_tlb_flush_all();
 	mm->root = 0;
 	mm->frames = 0;
 }

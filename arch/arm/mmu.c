@@ -21,8 +21,13 @@
 extern char boot_pgd[], boot_svc_stack[];
 
 static phys_addr_t kernel_root;
-/* The root last used with each hardware ASID: reusing an ASID for another root needs a flush. */
-static phys_addr_t asid_root[256];
+
+/* One CPU runs the kernel, so TLB and branch-predictor maintenance is local: the Inner Shareable
+ * broadcast forms cost QEMU a synchronised flush of every vCPU. */
+ARM_CP15_OP(tlbiall, 0, c8, c7, 0)   /* all entries, this CPU */
+ARM_CP15_OP(tlbiasid, 0, c8, c7, 2)  /* by ASID, this CPU */
+ARM_CP15_OP(tlbimvaa, 0, c8, c7, 3)  /* by MVA, all ASIDs, this CPU */
+ARM_CP15_OP(bpiall, 0, c7, c5, 6)
 
 void arch_pt_sync(void)
 {
@@ -33,8 +38,8 @@ void arch_pt_sync(void)
 void arch_tlb_flush_page(uintptr_t va)
 {
 	arm_dsb_st();
-	arm_tlbimvaais(va & ~(uintptr_t)(PAGE_SIZE - 1));
-	arm_bpiallis(0);
+	arm_tlbimvaa(va & ~(uintptr_t)(PAGE_SIZE - 1));
+	arm_bpiall(0);
 	arm_dsb();
 	arm_isb();
 }
@@ -42,8 +47,8 @@ void arch_tlb_flush_page(uintptr_t va)
 void arch_tlb_flush_all(void)
 {
 	arm_dsb_st();
-	arm_tlbiallis(0);
-	arm_bpiallis(0);
+	arm_tlbiall(0);
+	arm_bpiall(0);
 	arm_dsb();
 	arm_isb();
 }
@@ -77,26 +82,31 @@ void arch_pt_init_user_root(void *root_va)
 
 /* Arm ARM B3.10.4: change TTBR0 and the ASID without a window in which one is used with the
  * other. ASID 0 is only ever paired with global (kernel) entries while TTBR0 changes. */
+/* Leaving a user root drops its ASID's TLB entries (a targeted flush), so no entry of an
+ * address space survives its switch-out: its tables may be freed, and its ASID reused, without
+ * flushing everything. The ASID changes only while TTBR0 holds the kernel root, whose user half
+ * is empty and whose entries are global, so no walk can tag an entry with the wrong ASID (the
+ * job the reserved ASID 0 did before) and CONTEXTIDR is written once per switch (QEMU flushes
+ * its whole TLB on every ASID change). */
 void arch_switch_user_root(phys_addr_t root, unsigned asid)
 {
-	uint32_t hw_asid = asid & 0xff;
+	uint32_t kroot = (uint32_t)arch_kernel_root();
 
-	if (!root) /* no user address space: the kernel root, whose user half is empty */
-		root = arch_kernel_root();
-
-	arm_write_contextidr(0);
-	arm_isb();
-	arm_write_ttbr0((uint32_t)root | ARM_TTBR_WALK);
-	arm_isb();
-	arm_write_contextidr(hw_asid);
-	arm_isb();
-	if (asid_root[hw_asid] != root) {
-		asid_root[hw_asid] = root;
-		arm_tlbiasidis(hw_asid);
-		arm_bpiallis(0);
+	if ((arm_read_ttbr0() & ~(uint32_t)(16384 - 1)) != kroot) {
+		arm_write_ttbr0(kroot | ARM_TTBR_WALK);
+		arm_isb();
+		arm_dsb_st();
+		arm_tlbiasid(arm_read_contextidr() & 0xff);
+		arm_bpiall(0);
 		arm_dsb();
 		arm_isb();
 	}
+	if (!root || root == kroot) /* no user address space: the kernel root's user half is empty */
+		return;
+	arm_write_contextidr(asid & 0xff);
+	arm_isb();
+	arm_write_ttbr0((uint32_t)root | ARM_TTBR_WALK);
+	arm_isb();
 }
 
 static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot)
@@ -179,7 +189,6 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	map_kernel_image();
 	map_devices();
 	arch_pt_sync();
-	asid_root[0] = kernel_root;
 	arm_write_contextidr(0);
 	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
 	arm_isb();

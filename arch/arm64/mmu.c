@@ -8,6 +8,7 @@
 #include <asm/arm64.h>
 
 #define TTBR_BADDR_MASK 0x0000fffffffffffeUL /* without the ASID (63:48) and CnP (0) */
+#define TTBR_ASID_MASK 0xffff000000000000UL
 
 static phys_addr_t kernel_root;
 
@@ -17,21 +18,31 @@ void arch_pt_sync(void)
 	isb();
 }
 
+/* One CPU runs the kernel, so TLB maintenance is local: no Inner Shareable broadcast, which
+ * QEMU implements as a synchronised flush of every vCPU (about 10 us each under TCG). */
 void arch_tlb_flush_page(uintptr_t va)
 {
 	/* By VA for every ASID: the same call serves kernel and user pages. The operand is
 	 * VA[55:12] whatever the granule. */
-	dsb(ishst);
-	__asm__ volatile("tlbi vaae1is, %0" : : "r"((va >> 12) & ((1UL << 44) - 1)) : "memory");
-	dsb(ish);
+	dsb(nshst);
+	__asm__ volatile("tlbi vaae1, %0" : : "r"((va >> 12) & ((1UL << 44) - 1)) : "memory");
+	dsb(nsh);
 	isb();
 }
 
 void arch_tlb_flush_all(void)
 {
-	dsb(ishst);
-	__asm__ volatile("tlbi vmalle1is" : : : "memory");
-	dsb(ish);
+	dsb(nshst);
+	__asm__ volatile("tlbi vmalle1" : : : "memory");
+	dsb(nsh);
+	isb();
+}
+
+static void flush_asid(uint64_t asid_field)
+{
+	dsb(nshst);
+	__asm__ volatile("tlbi aside1, %0" : : "r"(asid_field) : "memory");
+	dsb(nsh);
 	isb();
 }
 
@@ -55,19 +66,24 @@ void arch_pt_init_user_root(void *root_va)
 	(void)root_va;
 }
 
+/* Leaving a user root drops its ASID's TLB entries (a targeted flush), so no entry of an
+ * address space survives its switch-out: its tables may be freed, and its ASID reused, with no
+ * flush of the whole TLB. The empty root keeps the departed ASID (QEMU flushes its whole TLB
+ * whenever TTBR0's ASID changes); it maps nothing, so nothing can be cached under that ASID. */
 void arch_switch_user_root(phys_addr_t root, unsigned asid)
 {
-	uint64_t asid_field = (uint64_t)(asid & 0xff) << 48;
+	uint64_t live = read_sysreg(ttbr0_el1);
 
-	/* Nothing says an ASID's previous owner left no entries behind, so drop them. */
+	if ((live & TTBR_BADDR_MASK) != a64_empty_root) {
+		write_sysreg(ttbr0_el1, a64_empty_root | (live & TTBR_ASID_MASK));
+		isb();
+		flush_asid(live & TTBR_ASID_MASK);
+	}
 	/* No root, or the kernel's (which is TTBR1's alone), means "no user mappings". */
 	if (!root || root == kernel_root)
-		root = a64_empty_root;
-	write_sysreg(ttbr0_el1, root | asid_field);
-	isb();
-	dsb(ishst);
-	__asm__ volatile("tlbi aside1is, %0" : : "r"(asid_field) : "memory");
-	dsb(ish);
+		return;
+	/* Base and ASID change in one write: no window with one but not the other. */
+	write_sysreg(ttbr0_el1, root | (uint64_t)(asid & 0xff) << 48);
 	isb();
 }
 

@@ -22,6 +22,8 @@ uint64_t get_random_u64(void) { return 0; }
 phys_addr_t pt_alloc_table(unsigned level) { return 0x1000; }
 uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames) { return 0; }
 void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root) {}
+void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
+		    bool free_root) {}
 void arch_pt_init_user_root(void *root_va) {}
 void arch_tlb_flush_all(void) {}
 

@@ -1,0 +1,39 @@
+# Benchmarks (issue 7), included by the top-level Makefile:
+#   make bench                 every preset: boot against QEMU's floor, exec and layout rates,
+#                              size, frames, idle CPU, and `make test` from a clean copy of the
+#                              tree; writes docs/benchmarks.md and prints it (BENCH_TEST=0 skips
+#                              the make test timing)
+#   make qemu-<preset> bench   one preset, printed only
+# BENCH_ARGS="--boots 20 --execs 5000" passes options on to qemu/bench.py.
+BENCH_ARGS ?=
+BENCH_TEST ?= 1
+FLOOR_IMAGES := build/floor/arm64.elf build/floor/arm.elf build/floor/x86.elf
+
+PRESET_ACTIONS += bench
+.PHONY: bench floor
+
+# The floor images: the prompt at the first instruction, loaded where the kernel loads.
+build/floor/arm64.elf: qemu/floor/arm64.S qemu/floor/floor.ld | deps
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc -nostdlib -static -Wl,--build-id=none -Wl,--defsym=FLOOR_BASE=0x40200000 \
+	  -T qemu/floor/floor.ld $< -o $@
+build/floor/arm.elf: qemu/floor/arm.S qemu/floor/floor.ld | deps
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc -march=armv7-a -marm -nostdlib -static -Wl,--build-id=none \
+	  -Wl,--defsym=FLOOR_BASE=0x40200000 -T qemu/floor/floor.ld $< -o $@
+build/floor/x86.elf: qemu/floor/x86.S qemu/floor/floor.ld | deps
+	@mkdir -p $(@D)
+	i686-linux-gnu-gcc -m32 -nostdlib -static -no-pie -Wl,--build-id=none \
+	  -Wl,--defsym=FLOOR_BASE=0x100000 -T qemu/floor/floor.ld $< -o $@
+
+floor: $(FLOOR_IMAGES)
+
+ifneq ($(PRESET),)
+bench: deps floor
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET)
+	@$(PYTHON) qemu/bench.py --presets $(PRESET) $(BENCH_ARGS)
+else
+bench: deps floor
+	@$(MAKE) --no-print-directory -j$(NPROC) images
+	@$(PYTHON) qemu/bench.py $(if $(filter 1,$(BENCH_TEST)),--test-time) --out docs/benchmarks.md $(BENCH_ARGS)
+endif

@@ -1,0 +1,429 @@
+#!/usr/bin/python3
+"""rndbits benchmarks (`make bench`, `make qemu-<preset> bench`): what running rndbits costs,
+measured side by side in one run and written as a table (docs/benchmarks.md).
+
+Per preset:
+  boot      wall time from QEMU's start to the first prompt, paired with the floor (the same QEMU
+            command booting qemu/floor/<isa>.S, which prints the prompt at its first
+            instruction): floor, rndbits, floor, rndbits, ... so that host drift cancels; the
+            ratio is the median of the pairs' ratios
+  exec      `bench exec N hello` in the guest: exec/exit cycles per second and guest counter
+            ticks per exec, timed with the guest's own counter; then the same under
+            `-icount shift=0` (one instruction = one virtual ns), which turns the counter into
+            a load-independent count of guest instructions per exec
+  layout    `bench layout N` (layout-only draws per second) and `aslr sample --layout-only`'s rate
+  memory    frames used at the prompt and at the peak of the exec run; image text/data/bss
+  idle      host CPU QEMU uses while the guest sits at the prompt
+and once: `make test` from a clean copy of the tree, split into build and run (--test-time).
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rndbits_qemu import machine as M  # noqa: E402
+
+REPO = M.REPO
+PROMPT = b"rndbits# "
+FLOOR_DIR = os.path.join(REPO, "build", "floor")
+FLOOR_FOR_BINARY = {"qemu-system-aarch64": "arm64", "qemu-system-arm": "arm",
+                    "qemu-system-i386": "x86", "qemu-system-x86_64": "x86"}
+GOALS = {"boot_ratio": 1.15, "exec_arm64": 5000, "exec_any": 2000, "layout_arm64": 1000000,
+         "idle_pct": 5.0, "test_s": 600}
+
+
+class BenchError(Exception):
+    pass
+
+
+# --- a guest on a pipe -----------------------------------------------------------------------
+
+class Guest:
+    """QEMU with the serial line on pipes, read until a prompt at the start of a line."""
+
+    def __init__(self, argv, deadline_s=60):
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, start_new_session=True, bufsize=0)
+        self.buf = b""
+        self.deadline_s = deadline_s
+
+    def wait_prompt(self, timeout=None):
+        """Everything up to the next prompt; sets self.t_prompt to when it arrived."""
+        end = time.monotonic() + (timeout or self.deadline_s)
+        fd = self.proc.stdout.fileno()
+        while True:
+            i = self._prompt_at()
+            if i is not None:
+                self.t_prompt = time.monotonic()
+                out, self.buf = self.buf[:i], self.buf[i + len(PROMPT):]
+                return out.decode("latin-1")
+            left = end - time.monotonic()
+            if left <= 0:
+                raise BenchError("no prompt within %.0f s; got %r" % (timeout or self.deadline_s,
+                                                                     self.buf[-300:]))
+            r, _, _ = select.select([fd], [], [], left)
+            if r:
+                data = os.read(fd, 65536)
+                if not data:
+                    raise BenchError("QEMU exited (%s); got %r" % (self.proc.wait(), self.buf[-300:]))
+                self.buf += data
+
+    def _prompt_at(self):
+        start = 0
+        while True:
+            i = self.buf.find(PROMPT, start)
+            if i < 0:
+                return None
+            if i == 0 or self.buf[i - 1:i] == b"\n":
+                return i
+            start = i + 1
+
+    def command(self, line, timeout=None):
+        self.proc.stdin.write(line.encode() + b"\r")
+        self.proc.stdin.flush()
+        out = self.wait_prompt(timeout)
+        # Drop the echoed command line.
+        return out.split("\n", 1)[1] if "\n" in out else ""
+
+    def cpu_seconds(self):
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def argv_with_image(argv, image):
+    argv = list(argv)
+    argv[argv.index("-kernel") + 1] = image
+    return argv
+
+
+def floor_image(m):
+    name = FLOOR_FOR_BINARY.get(m.desc["binary"])
+    if not name:
+        raise BenchError("no floor image for %s" % m.desc["binary"])
+    path = os.path.join(FLOOR_DIR, name + ".elf")
+    if not os.path.exists(path):
+        raise BenchError("%s is missing: build it with `make bench` (mk/bench.mk)" % path)
+    return path
+
+
+def boot_time(argv):
+    g = Guest(argv, deadline_s=30)
+    try:
+        g.wait_prompt()
+        return g.t_prompt - g.t0
+    finally:
+        g.kill()
+
+
+def measure_boot(m, boots):
+    """Paired boots, floor first in each pair; medians and the median of the pairs' ratios."""
+    argv = m.command(serial="stdio")
+    floor_argv = argv_with_image(argv, floor_image(m))
+    floors, kernels, ratios = [], [], []
+    for _ in range(boots):
+        f = boot_time(floor_argv)
+        k = boot_time(argv)
+        floors.append(f)
+        kernels.append(k)
+        ratios.append(k / f)
+    return {"floor_ms": 1000 * statistics.median(floors),
+            "boot_ms": 1000 * statistics.median(kernels),
+            "boot_ratio": statistics.median(ratios),
+            "boot_ratio_min": min(ratios), "boot_ratio_max": max(ratios)}
+
+
+# --- in-guest figures ------------------------------------------------------------------------
+
+def machine_line(out, tag):
+    for line in out.splitlines():
+        if line.startswith(tag + ":"):
+            return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+    raise BenchError("no `%s:` line in:\n%s" % (tag, out))
+
+
+def measure_guest(m, execs, layouts, idle_s):
+    g = Guest(m.command(serial="stdio"), deadline_s=60)
+    try:
+        g.wait_prompt()
+        r = {}
+        if idle_s:
+            c0, t0 = g.cpu_seconds(), time.monotonic()
+            time.sleep(idle_s)
+            r["idle_pct"] = 100 * (g.cpu_seconds() - c0) / (time.monotonic() - t0)
+        used = re.search(r"pages:\s+\d+\s+(\d+)", g.command("free"))
+        r["frames_prompt"] = int(used.group(1)) if used else None
+        e = machine_line(g.command("bench exec %d hello" % execs, timeout=600), "bench-exec")
+        r["exec_rate"] = int(e["rate"])
+        r["exec_ticks"] = int(e["cycles_per_exec"])
+        r["hz"] = int(e["hz"])
+        r["frames_peak"] = int(e["frames_peak"])
+        r["frames_leak"] = int(e["frames_after"]) - int(e["frames_before"])
+        lay = machine_line(g.command("bench layout %d" % layouts, timeout=600), "bench-layout")
+        r["layout_rate"] = int(lay["rate"])
+        out = g.command("aslr sample 65536 --layout-only", timeout=600)
+        rate = re.search(r"rate\s+(\d+) samples/s", out)
+        r["sample_layout_rate"] = int(rate.group(1)) if rate else None
+        return r
+    finally:
+        g.kill()
+
+
+def measure_instructions(m, execs):
+    """Guest instructions per exec: under -icount shift=0 the counter counts virtual ns, one
+    per instruction, whatever the host's load."""
+    argv = m.command(serial="stdio", extra=["-icount", "shift=0"])
+    g = Guest(argv, deadline_s=120)
+    try:
+        g.wait_prompt()
+        e = machine_line(g.command("bench exec %d hello" % execs, timeout=600), "bench-exec")
+        return int(e["cycles_per_exec"]) * 10 ** 9 // int(e["hz"])
+    finally:
+        g.kill()
+
+
+# --- image size ------------------------------------------------------------------------------
+
+def elf_sizes(path):
+    """Berkeley-style text (allocated, not writable: code and read-only data), data (allocated,
+    writable, with file contents) and bss (allocated, no file contents)."""
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:4] != b"\x7fELF":
+        raise BenchError("%s is not an ELF file" % path)
+    is64 = b[4] == 2
+    end = "<" if b[5] == 1 else ">"
+    if is64:
+        shoff, = struct.unpack_from(end + "Q", b, 0x28)
+        shentsize, shnum = struct.unpack_from(end + "HH", b, 0x3A)
+        fmt = end + "IIQQQQIIQQ"
+    else:
+        shoff, = struct.unpack_from(end + "I", b, 0x20)
+        shentsize, shnum = struct.unpack_from(end + "HH", b, 0x2E)
+        fmt = end + "IIIIIIIIII"
+    text = data = bss = 0
+    SHF_WRITE, SHF_ALLOC, SHT_NOBITS = 1, 2, 8
+    for i in range(shnum):
+        sh = struct.unpack_from(fmt, b, shoff + i * shentsize)
+        stype, flags, size = sh[1], sh[2], sh[5]
+        if not flags & SHF_ALLOC:
+            continue
+        if stype == SHT_NOBITS:
+            bss += size
+        elif flags & SHF_WRITE:
+            data += size
+        else:
+            text += size
+    return {"text": text, "data": data, "bss": bss}
+
+
+# --- make test -------------------------------------------------------------------------------
+
+def measure_make_test():
+    """`make test` from a clean copy of the work tree (no build/), timed as its two halves:
+    building every image and the host tests, then CTest over everything."""
+    tmp = tempfile.mkdtemp(prefix="rndbits-bench-")
+    try:
+        src = os.path.join(tmp, "tree")
+        shutil.copytree(REPO, src, ignore=shutil.ignore_patterns("build", ".git"))
+        nproc = os.cpu_count() or 2
+        t0 = time.monotonic()
+        b = subprocess.run(["make", "--no-print-directory", "-k", "-j%d" % nproc, "deps", "images",
+                            "image-host"], cwd=src, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.STDOUT)
+        t1 = time.monotonic()
+        r = subprocess.run(["ctest", "--preset", "host", "-j%d" % nproc], cwd=src,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        t2 = time.monotonic()
+        summary = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", r.stdout)
+        return {"build_s": t1 - t0, "run_s": t2 - t1, "total_s": t2 - t0,
+                "build_ok": b.returncode == 0, "tests_ok": r.returncode == 0,
+                "summary": summary.group(0) if summary else "no CTest summary"}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- the report ------------------------------------------------------------------------------
+
+def host_facts():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
+            cpu = m.group(1).strip() if m else cpu
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1))
+            mem = "%.0f GiB" % (kib / 1024 / 1024)
+    except (OSError, AttributeError):
+        pass
+    try:
+        qemu = subprocess.run(["qemu-system-aarch64", "--version"], stdout=subprocess.PIPE,
+                              text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        qemu = "unknown QEMU"
+    return {"cpu": cpu, "cores": os.cpu_count(), "mem": mem, "qemu": qemu,
+            "kernel": platform.release(), "load": os.getloadavg()}
+
+
+def ok(flag):
+    return "yes" if flag else "**no**"
+
+
+def fmt_int(v):
+    return "—" if v is None else "{:,}".format(v)
+
+
+def render(results, facts, test, started, args):
+    L = []
+    L.append("# rndbits benchmarks")
+    L.append("")
+    L.append("Generated by `make bench` (qemu/bench.py) on %s UTC; regenerate with `make bench`, "
+             "one preset with `make qemu-<preset> bench`." % started.strftime("%Y-%m-%d %H:%M"))
+    L.append("")
+    L.append("- Machine: %s, %d cores, %s, Linux %s; load average %.2f at the start (figures "
+             "are wall-clock under TCG, so a busy host slows them; the ratios and instruction "
+             "counts are the robust ones)." % (facts["cpu"], facts["cores"], facts["mem"],
+                                               facts["kernel"], facts["load"][0]))
+    L.append("- QEMU: %s (TCG)." % facts["qemu"])
+    L.append("- Boot: %d pairs (floor, rndbits) per preset; the floor is the same QEMU command "
+             "booting qemu/floor/, which prints the prompt at its first instruction. Ratio = "
+             "median of the pairs' ratios (range in brackets)." % args.boots)
+    L.append("- Exec: `bench exec %d hello` in the guest, timed with the guest's counter (CNTVCT "
+             "or TSC); instructions per exec from a second run under `-icount shift=0`. Layout: "
+             "`bench layout %d` and `aslr sample 65536 --layout-only`." % (args.execs, args.layouts))
+    L.append("")
+    L.append("## Boot to prompt")
+    L.append("")
+    L.append("| preset | floor (ms) | rndbits (ms) | ratio | ≤ %.2f |" % GOALS["boot_ratio"])
+    L.append("|---|---:|---:|---:|:-:|")
+    for p, r in results.items():
+        if "boot_ratio" in r:
+            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s |" % (
+                p, r["floor_ms"], r["boot_ms"], r["boot_ratio"], r["boot_ratio_min"],
+                r["boot_ratio_max"], ok(r["boot_ratio"] <= GOALS["boot_ratio"])))
+    L.append("")
+    L.append("## Exec and layout sampling")
+    L.append("")
+    L.append("| preset | `run hello` /s | goal | counter ticks /exec (Hz) | instructions /exec | "
+             "layout draws /s | `aslr sample --layout-only` /s |")
+    L.append("|---|---:|:-:|---:|---:|---:|---:|")
+    for p, r in results.items():
+        if "exec_rate" not in r:
+            continue
+        goal = GOALS["exec_arm64"] if p == "arm64-4k-va48" else GOALS["exec_any"]
+        L.append("| %s | %s | ≥ %s %s | %s (%s) | %s | %s | %s |" % (
+            p, fmt_int(r["exec_rate"]), fmt_int(goal), ok(r["exec_rate"] >= goal),
+            fmt_int(r["exec_ticks"]), fmt_int(r["hz"]), fmt_int(r.get("instructions")),
+            fmt_int(r["layout_rate"]), fmt_int(r["sample_layout_rate"])))
+    L.append("")
+    L.append("Layout-only goal: ≥ %s draws/s on arm64 (arm64-4k-va48)." % fmt_int(GOALS["layout_arm64"]))
+    L.append("")
+    L.append("## Size, memory, idle")
+    L.append("")
+    L.append("| preset | text | data | bss | frames at prompt | peak frames (exec run) | "
+             "frames leaked | idle QEMU (% of a core) |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for p, r in results.items():
+        if "text" not in r:
+            continue
+        idle = "%.1f %s" % (r["idle_pct"], ok(r["idle_pct"] < GOALS["idle_pct"])) \
+            if r.get("idle_pct") is not None else "—"
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            p, fmt_int(r["text"]), fmt_int(r["data"]), fmt_int(r["bss"]),
+            fmt_int(r.get("frames_prompt")), fmt_int(r.get("frames_peak")),
+            fmt_int(r.get("frames_leak")), idle))
+    L.append("")
+    L.append("## `make test`")
+    L.append("")
+    if test:
+        L.append("From a clean copy of the tree (no build/), %d cores: **%.0f s** in all "
+                 "(goal < %d s: %s): building %.0f s, running the tests %.0f s (%s)%s." % (
+                     facts["cores"], test["total_s"], GOALS["test_s"],
+                     ok(test["total_s"] < GOALS["test_s"]), test["build_s"], test["run_s"],
+                     test["summary"], "" if test["build_ok"] and test["tests_ok"]
+                     else "; **some builds or tests failed**"))
+    else:
+        L.append("Not measured in this run (`make bench BENCH_TEST=0`, or one preset).")
+    L.append("")
+    for p, r in results.items():
+        if "error" in r:
+            L.append("- %s: **not measured**: %s" % (p, r["error"]))
+    return "\n".join(L).rstrip() + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--presets", default="", help="comma-separated (default: all)")
+    ap.add_argument("--boots", type=int, default=10, help="boot pairs per preset")
+    ap.add_argument("--execs", type=int, default=1000, help="`run hello` cycles per preset")
+    ap.add_argument("--layouts", type=int, default=1000000, help="layout-only draws")
+    ap.add_argument("--icount-execs", type=int, default=200,
+                    help="execs under -icount (0: skip the instruction count)")
+    ap.add_argument("--idle", type=float, default=10, help="seconds of idle measurement (0: skip)")
+    ap.add_argument("--test-time", action="store_true", help="also time `make test` from a clean copy")
+    ap.add_argument("--out", default="", help="write the table here (default: print only)")
+    args = ap.parse_args()
+
+    presets = [p for p in args.presets.split(",") if p] or M.preset_names()
+    started = datetime.datetime.utcnow()
+    facts = host_facts()
+    results = {}
+    for p in presets:
+        m = M.Machine(p)
+        r = results[p] = {}
+        print("bench: %s ..." % p, file=sys.stderr, flush=True)
+        try:
+            r.update(elf_sizes(m.symbols))
+            r.update(measure_boot(m, args.boots))
+            r.update(measure_guest(m, args.execs, args.layouts, args.idle))
+            if args.icount_execs:
+                r["instructions"] = measure_instructions(m, args.icount_execs)
+        except (BenchError, OSError, M.MachineError) as e:
+            r["error"] = str(e)
+            print("bench: %s: %s" % (p, e), file=sys.stderr)
+    test = None
+    if args.test_time:
+        print("bench: make test from a clean copy of the tree ...", file=sys.stderr, flush=True)
+        test = measure_make_test()
+    text = render(results, facts, test, started, args)
+    print(text)
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(text)
+        print("bench: wrote %s" % os.path.relpath(args.out, REPO), file=sys.stderr)
+    return 1 if any("error" in r for r in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
