@@ -53,6 +53,14 @@ static void *table_va(phys_addr_t pa)
 	return __va(pa);
 }
 
+/* An all-zero descriptor is invalid in every format (arm64 and arm: type bits 0; x86: P = 0),
+ * and it is what nearly every entry of a scanned table is: bulk scans skip it without asking
+ * the arch to decode (and describe) it. */
+static bool pte_is_zero(pte_t pte)
+{
+	return pte == 0;
+}
+
 static bool leaf_fits(unsigned level, uint64_t va, phys_addr_t pa, uint64_t remaining,
 		      unsigned flags)
 {
@@ -77,7 +85,11 @@ static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t r
 		pte_t pte = arch_pt_load(t, idx);
 		struct pte_info info;
 
-		arch_pte_decode(level, pte, &info);
+		/* An empty slot needs no decoding (which also describes the entry in words). */
+		if (pte_is_zero(pte))
+			info.kind = PTE_INVALID;
+		else
+			arch_pte_decode(level, pte, &info);
 		if (leaf_fits(level, va, pa, remaining, flags)) {
 			if (info.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE))
 				return -EEXIST;
@@ -175,14 +187,6 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 		printk("  => 0x%llx not mapped: translation fails at L%u\n", (unsigned long long)va,
 		       w->steps[w->nr_steps - 1].level);
 	}
-}
-
-/* An all-zero descriptor is invalid in every format (arm64 and arm: type bits 0; x86: P = 0),
- * and it is what nearly every entry of a scanned table is: bulk scans skip it without asking
- * the arch to decode (and describe) it. */
-static bool pte_is_zero(pte_t pte)
-{
-	return pte == 0;
 }
 
 /* The first entry at or after i (below n) whose bytes are not all zero, or n. Teardown and the

@@ -59,6 +59,42 @@ static phys_addr_t find_bitmap_home(const struct boot_info *bi, uint64_t len)
 	return 0;
 }
 
+/* Mark the frames of [lo, hi) (page aligned) free, a word of the bitmap at a time where
+ * possible: booting with 128 MiB means 32768 frames, and a loop per frame shows in the boot
+ * time. */
+static void mark_span_free(phys_addr_t lo, phys_addr_t hi)
+{
+	uint64_t f = (lo - base_pa) >> PAGE_SHIFT, end = (hi - base_pa) >> PAGE_SHIFT;
+
+	free_frames += end - f;
+	for (; f < end && f % BITS_PER_WORD; f++)
+		mark_free(f);
+	for (; f + BITS_PER_WORD <= end; f += BITS_PER_WORD)
+		bitmap[f / BITS_PER_WORD] = 0;
+	for (; f < end; f++)
+		mark_free(f);
+}
+
+/* Free the frames of [lo, hi) that no reserved range from index k on, and not the bitmap
+ * (k == nr_reserved stands for it), touches: a frame touched at all stays used. */
+static void free_span(const struct boot_info *bi, phys_addr_t lo, phys_addr_t hi, unsigned k,
+		      phys_addr_t home, uint64_t bytes)
+{
+	for (; k <= bi->nr_reserved && lo < hi; k++) {
+		phys_addr_t base = k < bi->nr_reserved ? bi->reserved[k].base : home;
+		uint64_t size = k < bi->nr_reserved ? bi->reserved[k].size : bytes;
+		phys_addr_t rlo = ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE);
+		phys_addr_t rhi = ALIGN_UP(base + size, (phys_addr_t)PAGE_SIZE);
+		if (rlo < hi && lo < rhi) {
+			if (lo < rlo)
+				free_span(bi, lo, rlo, k + 1, home, bytes);
+			lo = MAX(lo, rhi);
+		}
+	}
+	if (lo < hi)
+		mark_span_free(lo, hi);
+}
+
 void pmm_init(const struct boot_info *bi)
 {
 	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
@@ -85,13 +121,10 @@ void pmm_init(const struct boot_info *bi)
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
 		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size, (phys_addr_t)PAGE_SIZE);
-		for (phys_addr_t pa = start; pa < end; pa += PAGE_SIZE) {
-			total_frames++;
-			if (range_reserved(bi, pa, PAGE_SIZE) || overlaps(pa, PAGE_SIZE, home, bytes))
-				continue;
-			mark_free((pa - base_pa) >> PAGE_SHIFT);
-			free_frames++;
-		}
+		if (end <= start)
+			continue;
+		total_frames += (end - start) >> PAGE_SHIFT;
+		free_span(bi, start, end, 0, home, bytes);
 	}
 	search_hint = 0;
 	low_free = free_frames;
