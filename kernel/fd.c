@@ -57,9 +57,9 @@ static bool access_ok(const struct mm *mm, uint64_t uaddr, uint64_t len)
 }
 
 /* strncpy_from_user into out (size bytes), then cleaned up relative to "/" (the only cwd):
- * duplicate slashes and "." components go, a trailing slash stays significant only for the
- * caller's error. -EFAULT for an unreadable name, -ENAMETOOLONG, -ENOENT for "". */
-static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size)
+ * duplicate slashes and "." components go; a trailing slash is reported (a file named so is
+ * ENOTDIR). -EFAULT for an unreadable name, -ENAMETOOLONG at PATH_MAX, -ENOENT for "". */
+static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size, bool *trailing_slash)
 {
 	char raw[PATH_MAX_FD];
 	size_t n = 0;
@@ -75,11 +75,11 @@ static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size)
 		if (n < sizeof(raw) - 1)
 			raw[n] = c;
 	}
-	if (n >= sizeof(raw) - 1)
-		return n ? -ENAMETOOLONG : -ENOENT;
-	raw[n] = '\0';
-	if (n == 0)
+	/* Below PATH_MAX but longer than any name here: nothing by that name exists. */
+	if (n >= sizeof(raw) - 1 || n == 0)
 		return -ENOENT;
+	raw[n] = '\0';
+	*trailing_slash = raw[n - 1] == '/';
 
 	size_t o = 0;
 	for (const char *s = raw; *s;) {
@@ -94,7 +94,7 @@ static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size)
 			continue;
 		}
 		if (o + 1 + len + 1 > size)
-			return -ENAMETOOLONG;
+			return -ENOENT;
 		out[o++] = '/';
 		memcpy(out + o, s, len);
 		o += len;
@@ -125,7 +125,7 @@ static unsigned wanted_access(unsigned acc)
 }
 
 /* What open(2) says about path for uid: 0 (a file), 1 (a directory), or -errno. */
-static long lookup(const char *path, unsigned uid, unsigned acc)
+static long lookup(const char *path, bool trailing_slash, unsigned uid, unsigned acc)
 {
 	static const char prefix[] = "/proc/sys/";
 	const struct sysctl_entry *e = NULL;
@@ -133,6 +133,8 @@ static long lookup(const char *path, unsigned uid, unsigned acc)
 
 	if (strncmp(path, prefix, sizeof(prefix) - 1) == 0)
 		e = sysctl_find(path + sizeof(prefix) - 1);
+	if (e && trailing_slash) /* "file/" fails in the path walk, before any permission test */
+		return -ENOTDIR;
 	if (e)
 		return may(e, uid, wanted_access(acc)) ? 0 : -EACCES;
 	/* Not a file: fs_read tells a directory from nothing at all. */
@@ -146,13 +148,14 @@ long fd_open(struct mm *mm, int pid, long dirfd, uint64_t upath, unsigned long f
 {
 	struct file *files = files_of(pid);
 	char path[PATH_MAX_FD];
-	long err = copy_path(mm, upath, path, sizeof(path));
+	bool trailing_slash = false;
+	long err = copy_path(mm, upath, path, sizeof(path), &trailing_slash);
 
 	if (err)
 		return err;
 	(void)dirfd; /* paths are resolved against "/", the cwd of every process */
 	unsigned acc = (unsigned)(flags & O_ACCMODE);
-	long kind = lookup(path, current_uid(), acc);
+	long kind = lookup(path, trailing_slash, current_uid(), acc);
 	if (kind < 0)
 		return kind;
 	for (int fd = FD_FIRST; fd < FD_MAX; fd++) {

@@ -143,8 +143,8 @@ def describe(preset, r):
     if r["compat"]:
         c = r["compat"]
         s += "; compat %d in %.1f s (%d/s)" % (c["cycles"], c["seconds"], c["rate"])
-    s += "; free frames %d at start, %d at end; %d VMAs before and after: ok" % (
-        r["free0"], r["free1"], r["vmas"])
+    s += "; free frames %d at start, %d at end; %d VMAs before and after; %.0f s in all: ok" % (
+        r["free0"], r["free1"], r["vmas"], r["wall"])
     return s
 
 

@@ -86,6 +86,7 @@ static const char *err_name(long e)
 	case EFAULT: return "EFAULT";
 	case EEXIST: return "EEXIST";
 	case EISDIR: return "EISDIR";
+	case ENOTDIR: return "ENOTDIR";
 	case EINVAL: return "EINVAL";
 	case EMFILE: return "EMFILE";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
@@ -278,7 +279,6 @@ static int sys_mmap_case(uintptr_t kaddr)
 	show("mmap(NULL, 0)", sys_mmap(0, 0, rw, anon));
 	show("mmap(NULL, huge)", sys_mmap(0, (unsigned long)0 - PAGE, rw, anon));
 	show("mmap(NULL, -1)", sys_mmap(0, (unsigned long)-1, rw, anon));
-	show("mmap(NULL, 1 page, prot 0x80)", sys_mmap(0, PAGE, 0x80, anon));
 	show("mmap(NULL, 1 page, no MAP_ANONYMOUS)", sys_mmap(0, PAGE, rw, MAP_PRIVATE));
 	show("mmap(NULL, 1 page, neither shared nor private)", sys_mmap(0, PAGE, rw, MAP_ANONYMOUS));
 	return 0;
@@ -366,6 +366,11 @@ static int sys_file_case(uintptr_t kaddr)
 #endif
 	show("openat(\"/no/such/file\")", sys_open("/no/such/file", O_RDONLY));
 	show("openat(\"/proc/sys/vm\", O_WRONLY)", sys_open("/proc/sys/vm", O_WRONLY));
+	show("openat(\"" RND_BITS_FILE "/\")", sys_open(RND_BITS_FILE "/", O_RDONLY));
+	memset(long_name, 'a', 200);
+	memcpy(long_name, "/proc/sys/", 10);
+	long_name[200] = '\0';
+	show("openat(200-byte name under /proc/sys)", sys_open(long_name, O_RDONLY));
 	long fd = sys_open(RND_BITS_FILE, O_RDONLY);
 	show("openat(\"" RND_BITS_FILE "\")", fd);
 	show("read(fd, kernel, 16)", sys_read(fd, kaddr, 16));
