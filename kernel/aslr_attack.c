@@ -252,6 +252,11 @@ int aslr_tradeoff(int argc, char **argv)
 	for (int bits = knob->min; bits <= knob->max; bits++) {
 		struct run_result res;
 		uint64_t measured = 0;
+		if (console_interrupt_pending()) { /* each row is printed as it is measured */
+			printk("aslr: interrupted at %d bits\n", bits);
+			status = 130;
+			break;
+		}
 		*knob->data = bits;
 		console_capture_begin(out, sizeof(out) - 1);
 		process_run(alloc, 1, aargv, (compat ? RUN_COMPAT : 0) | RUN_WORST_CASE, &res);
