@@ -23,6 +23,9 @@
 
 static struct process running, kept;
 static struct process *current;
+/* Linux's default pid_max; numbering wraps past it to 300, above the pids daemons take first. */
+#define PID_MAX 32768
+#define PID_WRAP_TO 300
 static int next_pid = 1;
 
 struct process *current_process(void)
@@ -62,7 +65,8 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 	memset(res, 0, sizeof(*res));
 	if (flags & RUN_KEEP)
 		drop_kept();
-	p->pid = res->pid = next_pid++;
+	p->pid = res->pid = next_pid;
+	next_pid = next_pid >= PID_MAX - 1 ? PID_WRAP_TO : next_pid + 1;
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));

@@ -315,7 +315,8 @@ int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 {
 	uint64_t task_size = mm->geo.task_size;
 
-	if (len == 0 || (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC)))
+	/* Like Linux's mmap (not mprotect), unknown PROT bits are ignored. */
+	if (len == 0)
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return -EBADF; /* no files here: every fd is closed */
@@ -327,8 +328,10 @@ int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 	if (flags & MAP_FIXED) {
 		if (!page_aligned(addr))
 			return -EINVAL;
-		if (addr < mmap_min_addr() || addr > task_size - len)
+		if (addr > task_size - len)
 			return -ENOMEM;
+		if (addr < mmap_min_addr()) /* Linux: security_mmap_addr() without CAP_SYS_RAWIO */
+			return -EPERM;
 		int err = unmap_range(mm, addr, addr + len);
 		if (err)
 			return err;
