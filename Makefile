@@ -93,7 +93,7 @@ build: deps
 
 # A preset that fails to build does not hide the others' results: build what builds (-k), run
 # every test (those of a preset without an image fail and say so), then fail if anything did.
-test: deps
+test: deps deps-lint
 	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host || build=$$?; \
 	 $(CTEST) && [ $$build = 0 ] || { \
 	   [ $$build = 0 ] || echo "make test: some images did not build (see above)" >&2; exit 1; }

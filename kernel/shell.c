@@ -74,7 +74,7 @@ static const char *take_redirect(int *argc, char **argv)
 			continue;
 		const char *path = argv[i][1] ? argv[i] + 1 : (i + 1 < *argc ? argv[i + 1] : "");
 		int words = argv[i][1] || i + 1 == *argc ? 1 : 2;
-		for (int j = i; j + words <= *argc; j++)
+		for (int j = i; j + words < *argc; j++)
 			argv[j] = argv[j + words];
 		*argc -= words;
 		return path;

@@ -42,13 +42,14 @@ static void wipe(void *p, size_t n)
 		*v++ = 0;
 }
 
-#define QUARTER_ROUND(x, a, b, c, d)                                                   \
-	do {                                                                           \
-		x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 16);                          \
-		x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 12);                          \
-		x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 8);                           \
-		x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 7);                           \
-	} while (0)
+static inline void quarter_round(uint32_t *x, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+	x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 16);
+	x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 12);
+	x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 8);
+	x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 7);
+}
+#define QUARTER_ROUND(x, a, b, c, d) quarter_round((x), (a), (b), (c), (d))
 
 void chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
 		    uint8_t out[64])

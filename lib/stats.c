@@ -93,7 +93,7 @@ uint64_t chi2_milli(const unsigned *counts, unsigned nbuckets, uint64_t n)
 	/* x = k/n * sum (o - n/k)^2 = sum (k o - n)^2 / (k n), computed exactly in integers. */
 	uint64_t num = 0, den = (uint64_t)nbuckets * n;
 
-	if (n == 0)
+	if (n == 0 || nbuckets == 0)
 		return 0;
 	for (unsigned i = 0; i < nbuckets; i++) {
 		int64_t d = (int64_t)nbuckets * counts[i] - (int64_t)n;
@@ -104,7 +104,10 @@ uint64_t chi2_milli(const unsigned *counts, unsigned nbuckets, uint64_t n)
 
 uint32_t chi2_p_ppm(uint64_t x_milli, unsigned dof)
 {
-	/* Wilson-Hilferty: (x/k)^(1/3) is close to normal with mean 1 - 2/(9k), variance 2/(9k). */
+	/* Wilson-Hilferty: (x/k)^(1/3) is close to normal with mean 1 - 2/(9k), variance 2/(9k).
+	 * Beyond a million degrees of freedom 2/(9k) is below Q24's resolution. */
+	if (dof == 0 || dof > 1000000)
+		return 0;
 	uint64_t ratio_milli = x_milli / dof;
 	if (ratio_milli > 100000)
 		return 0;

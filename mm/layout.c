@@ -133,12 +133,12 @@ uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat)
 
 uint64_t random_below(uint64_t n)
 {
-	/* Reject the top partial copy of [0, n) so every value is equally likely. */
-	uint64_t limit = (uint64_t)0 - ((uint64_t)0 - n) % n;
 	uint64_t v;
 
 	if (n <= 1)
 		return 0;
+	/* Reject the top partial copy of [0, n) so every value is equally likely. */
+	uint64_t limit = (uint64_t)0 - ((uint64_t)0 - n) % n;
 	do {
 		v = get_random_u64();
 	} while (limit && v >= limit);

@@ -23,6 +23,11 @@ static void reserve_string(struct boot_info *bi, uint32_t pa)
 /* Firmware RAM ranges need not be page aligned (e820's 0x9fc00): keep only whole pages. */
 static void add_ram_range(struct boot_info *bi, uint64_t base, uint64_t len, uint64_t limit)
 {
+	/* A map entry that runs past 2^64 (fuzzing finding MB-1) ends there, not at 0. */
+	if (base > UINT64_MAX - (PAGE_SIZE - 1))
+		return;
+	if (len > UINT64_MAX - base)
+		len = UINT64_MAX - base;
 	uint64_t start = ALIGN_UP(base, (uint64_t)PAGE_SIZE);
 	uint64_t end = ALIGN_DOWN(base + len, (uint64_t)PAGE_SIZE);
 
