@@ -13,7 +13,7 @@
 #include <lib/string.h>
 #include <sysctl.h>
 
-#include "fd.h"
+#include <fd.h>
 
 #define FD_FIRST 3
 #define FD_MAX 16          /* RLIMIT_NOFILE for this kernel: open beyond it is -EMFILE */

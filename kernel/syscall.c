@@ -12,7 +12,7 @@
 
 #include <asm/unistd.h>
 
-#include "fd.h"
+#include <fd.h>
 
 /* The file calls (kernel/fd.c), numbered per ABI as in Linux's tables. arch/<isa>/unistd.h has
  * only the memory and process calls; -1 marks a call the ABI does not have (aarch64 has no
