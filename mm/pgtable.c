@@ -8,9 +8,15 @@
 #include <pgtable.h>
 #include <pmm.h>
 
+/* The geometry is fixed for the preset: asked once, it costs a load instead of a call at every
+ * level of every walk. */
 static const struct pt_geometry *geo(void)
 {
-	return arch_pt_geometry();
+	static const struct pt_geometry *g;
+
+	if (!g)
+		g = arch_pt_geometry();
+	return g;
 }
 
 static unsigned last_level(void)
@@ -73,15 +79,31 @@ static bool leaf_fits(unsigned level, uint64_t va, phys_addr_t pa, uint64_t rema
 	return IS_ALIGNED(va, size) && IS_ALIGNED(pa, size) && remaining >= size;
 }
 
+/* The tables a pt_map call last descended through, per level: mapping a range walks the same
+ * upper entries page after page, and decoding them each time (the arch also describes an entry
+ * in words) dominated building the kernel's linear map. Valid for one call: only that call
+ * changes the tables meanwhile, and it never replaces a table entry. */
+struct walk_cache {
+	phys_addr_t table[PT_MAX_LEVELS];
+	unsigned idx[PT_MAX_LEVELS];
+	phys_addr_t next[PT_MAX_LEVELS]; /* 0: nothing cached at this level */
+};
+
 /* Map one leaf (the largest that fits) at va; returns the bytes it covers, or a -errno. */
 static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
-		       unsigned prot, unsigned flags)
+		       unsigned prot, unsigned flags, struct walk_cache *wc)
 {
 	phys_addr_t table = root;
 
 	for (unsigned level = 0;; level++) {
 		void *t = table_va(table);
 		unsigned idx = pt_index(level, va);
+		bool leaf = leaf_fits(level, va, pa, remaining, flags);
+
+		if (!leaf && wc->next[level] && wc->table[level] == table && wc->idx[level] == idx) {
+			table = wc->next[level];
+			continue;
+		}
 		pte_t pte = arch_pt_load(t, idx);
 		struct pte_info info;
 
@@ -90,7 +112,7 @@ static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t r
 			info.kind = PTE_INVALID;
 		else
 			arch_pte_decode(level, pte, &info);
-		if (leaf_fits(level, va, pa, remaining, flags)) {
+		if (leaf) {
 			if (info.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE))
 				return -EEXIST;
 			if (info.kind == PTE_TABLE)
@@ -102,18 +124,22 @@ static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t r
 		}
 		if (level == last_level())
 			return -EINVAL; /* unaligned va or pa */
+		phys_addr_t next;
 		if (info.kind == PTE_INVALID) {
-			phys_addr_t next = pt_alloc_table(level + 1);
+			next = pt_alloc_table(level + 1);
 			if (!next)
 				return -ENOMEM;
 			arch_pt_store(t, idx, arch_pte_make_table(level, next));
 			arch_pt_sync();
-			table = next;
 		} else if (info.kind == PTE_TABLE) {
-			table = info.pa;
+			next = info.pa;
 		} else {
 			return -EEXIST; /* a block covers va; blocks are not split */
 		}
+		wc->table[level] = table;
+		wc->idx[level] = idx;
+		wc->next[level] = next;
+		table = next;
 	}
 }
 
@@ -121,9 +147,10 @@ int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned
 	   unsigned flags)
 {
 	uint64_t v = va, remaining = size;
+	struct walk_cache wc = { .next = { 0 } };
 
 	while (remaining) {
-		int64_t done = map_one(root, v, pa, remaining, prot, flags);
+		int64_t done = map_one(root, v, pa, remaining, prot, flags, &wc);
 		if (done < 0) {
 			arch_pt_sync();
 			return (int)done;

@@ -160,9 +160,18 @@ static uint64_t find_free_run(unsigned order)
 	/* Alignment is of the physical address, not of the frame index. */
 	uint64_t first = (ALIGN_UP(base_pa, (phys_addr_t)PAGE_SIZE << order) - base_pa) >> PAGE_SHIFT;
 
-	for (uint64_t f = first; f + count <= nr_frames; f += count)
+	for (uint64_t f = first; f + count <= nr_frames;) {
+		/* A full bitmap word (the kernel image, the tables of a live process) is passed in
+		 * one step: to the first candidate at or after the next word. */
+		if (bitmap[f / BITS_PER_WORD] == ~0UL) {
+			uint64_t next = (f / BITS_PER_WORD + 1) * BITS_PER_WORD;
+			f = first + ALIGN_UP(next - first, count);
+			continue;
+		}
 		if (run_is_free(f, count))
 			return f;
+		f += count;
+	}
 	return nr_frames;
 }
 

@@ -74,14 +74,12 @@ void arch_pt_init_user_root(void *root_va)
 	uint32_t *root = root_va;
 	const uint32_t *kernel = __va(arch_kernel_root());
 
-	memset(root, 0, L1_KERNEL_FIRST * sizeof(uint32_t));
+	/* The user half is already zero: the root came from pt_alloc_table. */
 	memcpy(root + L1_KERNEL_FIRST, kernel + L1_KERNEL_FIRST,
 	       (L1_ENTRIES - L1_KERNEL_FIRST) * sizeof(uint32_t));
 	arch_pt_sync();
 }
 
-/* Arm ARM B3.10.4: change TTBR0 and the ASID without a window in which one is used with the
- * other. ASID 0 is only ever paired with global (kernel) entries while TTBR0 changes. */
 /* Leaving a user root drops its ASID's TLB entries (a targeted flush), so no entry of an
  * address space survives its switch-out: its tables may be freed, and its ASID reused, without
  * flushing everything. The ASID changes only while TTBR0 holds the kernel root, whose user half
