@@ -262,9 +262,12 @@ def measure_make_test():
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         t2 = time.monotonic()
         summary = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", r.stdout)
+        failed = re.findall(r"^\s*\d+ - (\S+) \(", r.stdout.split("The following tests FAILED:")[-1],
+                            re.M) if "The following tests FAILED:" in r.stdout else []
         return {"build_s": t1 - t0, "run_s": t2 - t1, "total_s": t2 - t0,
                 "build_ok": b.returncode == 0, "tests_ok": r.returncode == 0,
-                "summary": summary.group(0) if summary else "no CTest summary"}
+                "summary": summary.group(0) if summary else "no CTest summary",
+                "failed": failed}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -371,7 +374,7 @@ def render(results, facts, test, started, args):
                      facts["cores"], test["total_s"], GOALS["test_s"],
                      ok(test["total_s"] < GOALS["test_s"]), test["build_s"], test["run_s"],
                      test["summary"], "" if test["build_ok"] and test["tests_ok"]
-                     else "; **some builds or tests failed**"))
+                     else "; **failed: %s**" % (", ".join(test["failed"]) or "a build")))
     else:
         L.append("Not measured in this run (`make bench BENCH_TEST=0`, or one preset).")
     L.append("")
