@@ -47,10 +47,10 @@ static void wipe(void *p, size_t n)
  * then every round loads and stores it (about 2.5x the instructions of a block under QEMU). */
 #define QR(a, b, c, d)                                                                 \
 	do {                                                                           \
-		a += b; d = rotl32(d ^ a, 16);                                         \
-		c += d; b = rotl32(b ^ c, 12);                                         \
-		a += b; d = rotl32(d ^ a, 8);                                          \
-		c += d; b = rotl32(b ^ c, 7);                                          \
+		(a) += (b); (d) = rotl32((d) ^ (a), 16);                               \
+		(c) += (d); (b) = rotl32((b) ^ (c), 12);                               \
+		(a) += (b); (d) = rotl32((d) ^ (a), 8);                                \
+		(c) += (d); (b) = rotl32((b) ^ (c), 7);                                \
 	} while (0)
 
 void chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
