@@ -118,30 +118,6 @@ phys_addr_t arch_kernel_root(void)
 	return kernel_root ? kernel_root : __pa(boot_pgdir);
 }
 
-/* x86 sees coherent page tables: only the compiler must not reorder the stores. */
-void arch_pt_sync(void)
-{
-	__asm__ volatile("" : : : "memory");
-}
-
-void arch_tlb_flush_page(uintptr_t va)
-{
-	invlpg(va);
-}
-
-/* Toggling PGE drops global entries too; reloading CR3 alone would keep them. */
-void arch_tlb_flush_all(void)
-{
-	uintptr_t cr4 = read_cr4();
-
-	if (cr4 & X86_CR4_PGE) {
-		write_cr4(cr4 & ~(uintptr_t)X86_CR4_PGE);
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
-}
-
 /* One root translates both halves. */
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {

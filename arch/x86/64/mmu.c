@@ -128,30 +128,6 @@ phys_addr_t arch_kernel_root(void)
 	return kernel_root;
 }
 
-void arch_pt_sync(void)
-{
-	/* The page walker snoops ordinary stores: only the compiler must not reorder them. */
-	__asm__ volatile("" : : : "memory");
-}
-
-void arch_tlb_flush_page(uintptr_t va)
-{
-	invlpg(va);
-}
-
-/* Toggling CR4.PGE flushes global entries as well. */
-void arch_tlb_flush_all(void)
-{
-	uintptr_t cr4 = read_cr4();
-
-	if (cr4 & X86_CR4_PGE) {
-		write_cr4(cr4 & ~(uintptr_t)X86_CR4_PGE);
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
-}
-
 /* One root translates both halves. Asked with the kernel root (the boot self-check, a kernel
  * fault report), answer with the live one: it holds the same kernel half, and for a user
  * address it is what the CPU actually used. */
