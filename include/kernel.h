@@ -17,6 +17,14 @@ int vprintk(const char *fmt, va_list ap);
 /* The boot information kernel_main was given (command line, seed, memory map). */
 const struct boot_info *kernel_boot_info(void);
 
+/* arch_cycles() read as kernel_main began and as the boot finished (just before the ready line):
+ * how long the boot took as the machine itself counts it (`bench boot`). */
+struct boot_times {
+	uint64_t main_cycles;
+	uint64_t ready_cycles;
+};
+const struct boot_times *kernel_boot_times(void);
+
 /* Fatal kernel error: prints "rndbits: kernel panic: ..." and powers off with EXIT_PANIC. */
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 

@@ -20,10 +20,16 @@
 #endif
 
 static struct boot_info *boot_info;
+static struct boot_times boot_times;
 
 const struct boot_info *kernel_boot_info(void)
 {
 	return boot_info;
+}
+
+const struct boot_times *kernel_boot_times(void)
+{
+	return &boot_times;
 }
 
 __noreturn void panic(const char *fmt, ...)
@@ -68,7 +74,7 @@ struct wx_check {
 
 /* The W^X self-check: the kernel's own sections carry exactly the permissions they need, and no
  * user address is mapped in the kernel's tables. Walks the real tables, so it proves what the MMU
- * sees, not what we meant. */
+ * sees, not what we meant. One line says what was found; a failure gets a line of its own. */
 static int check_kernel_mappings(void)
 {
 	const struct wx_check checks[] = {
@@ -80,23 +86,25 @@ static int check_kernel_mappings(void)
 	phys_addr_t root = arch_kernel_root();
 	struct pt_walk_result w;
 	int failures = 0;
-	char perms[4];
+	bool unenforceable = false;
+	char perms[ARRAY_SIZE(checks)][4];
 
 	for (unsigned i = 0; i < ARRAY_SIZE(checks); i++) {
 		const struct wx_check *c = &checks[i];
 		uintptr_t va = (uintptr_t)c->addr;
 		pt_walk(arch_pt_root_for(root, va), va, &w);
-		prot_string(w.mapped ? w.prot : 0, perms);
+		prot_string(w.mapped ? w.prot : 0, perms[i]);
 		/* A format that cannot refuse a permission (i386 2-level paging has no NX) is
 		 * not held to refusing it; the line says so instead of claiming it. */
 		unsigned forbidden = c->must_not_have & ~arch_pt_geometry()->always_granted;
 		bool ok = w.mapped && (w.prot & c->must_have) == c->must_have &&
 			  !(w.prot & forbidden);
-		bool unenforceable = (c->must_not_have & ~forbidden & w.prot) != 0;
-		printk("selftest: %-6s %p %s%s %s%s\n", c->what, c->addr, perms,
-		       w.mapped && (w.prot & PT_USER) ? " user" : "", ok ? "ok" : "FAILED",
-		       unenforceable ? " (this format cannot refuse x)" : "");
-		failures += !ok;
+		unenforceable |= (c->must_not_have & ~forbidden & w.prot) != 0;
+		if (!ok) {
+			printk("selftest: %s at %p is %s%s: FAILED\n", c->what, c->addr, perms[i],
+			       w.mapped && (w.prot & PT_USER) ? " user" : "");
+			failures++;
+		}
 	}
 	/* Sample the user half: nothing may be mapped there before the first process. */
 	const uintptr_t user_probe[] = { 0, PAGE_SIZE, TASK_SIZE / 2, TASK_SIZE - PAGE_SIZE };
@@ -109,7 +117,9 @@ static int check_kernel_mappings(void)
 		}
 	}
 	if (!failures)
-		printk("selftest: W^X ok, user half unmapped\n");
+		printk("selftest: W^X ok, user half unmapped: text %p %s, rodata %s, data %s, bss %s%s\n",
+		       checks[0].addr, perms[0], perms[1], perms[2], perms[3],
+		       unenforceable ? " (this format cannot refuse x)" : "");
 	return failures;
 }
 
@@ -117,23 +127,24 @@ __noreturn void kernel_main(struct boot_info *bi)
 {
 	struct pmm_stats st;
 
+	boot_times.main_cycles = arch_cycles();
 	boot_info = bi;
 	printk("\nrndbits: booting %s (%s, %s/%s), build %s\n", CONFIG_PRESET, CONFIG_ISA,
 	       arch_machine_name, arch_cpu_name, RNDBITS_BUILD);
 	log_boot_info(bi);
 	arch_traps_init();
-	printk("traps: exception vectors installed\n");
 	pmm_init(bi);
 	pmm_get_stats(&st);
 	printk("pmm: %llu frames of %u KiB, %llu used, %llu free\n", (unsigned long long)st.total,
 	       (unsigned)(PAGE_SIZE / 1024), (unsigned long long)st.used,
 	       (unsigned long long)st.free);
 	arch_mmu_init(bi);
-	printk("mmu: kernel page tables active: %s\n", arch_pt_geometry()->name);
+	printk("mmu: %s\n", arch_pt_geometry()->name);
 	if (check_kernel_mappings())
 		arch_poweroff(EXIT_SELFTEST);
 	random_init(bi);
 	sysctl_apply_cmdline(bi->cmdline);
+	boot_times.ready_cycles = arch_cycles();
 	printk("rndbits: ready; type 'help'\n");
 	shell_main();
 }

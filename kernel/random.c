@@ -52,12 +52,14 @@ static bool seed_from_cmdline(const struct boot_info *bi)
 	return true;
 }
 
+/* Timer reads are the weakest source; eight of them, absorbed in one call. */
 static void mix_timer(void)
 {
-	for (unsigned i = 0; i < 8; i++) {
-		uint64_t t = arch_cycles();
-		chacha_rng_mix(&rng, (const uint8_t *)&t, sizeof(t));
-	}
+	uint64_t t[8];
+
+	for (unsigned i = 0; i < ARRAY_SIZE(t); i++)
+		t[i] = arch_cycles();
+	chacha_rng_mix(&rng, (const uint8_t *)t, sizeof(t));
 }
 
 void random_init(const struct boot_info *bi)
@@ -83,16 +85,8 @@ void random_init(const struct boot_info *bi)
 		source = "dtb-rng-seed";
 	else
 		source = "timer";
-	char used[96] = "";
-	if (got) {
-		strlcat(used, hw_name, sizeof(used));
-		strlcat(used, " + ", sizeof(used));
-	}
-	if (bi->seed_len) {
-		strlcat(used, bi->seed_source, sizeof(used));
-		strlcat(used, " + ", sizeof(used));
-	}
-	printk("random: seeded from %stimer\n", used);
+	printk("random: seeded from %s%s%s%stimer\n", got ? hw_name : "", got ? " + " : "",
+	       bi->seed_len ? bi->seed_source : "", bi->seed_len ? " + " : "");
 	if (!got && !bi->seed_len)
 		printk("random: WARNING: no hardware or firmware entropy; timer reads only, "
 		       "layouts are guessable\n");

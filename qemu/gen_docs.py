@@ -59,7 +59,7 @@ LOOSE = [
     (r"\d+(\.\d+)?( samples)?/s\b", r"\d+(\.\d+)?( samples)?/s", "N/s"),           # rates
     (r"\d+(\.\d+)? s left", r"\d+(\.\d+)? s left", "N s left"),
     (r"(?<=build )\S+ \d{4}-\d\d-\d\d", r"\S+ \S+", "ID DATE"),                   # banner
-    (r"0x[0-9a-f]+(?= r[-w][-x] ok$)", r"0x[0-9a-f]+", "ADDR"),               # selftest lines
+    (r"(?<=: text )0x[0-9a-f]+(?= r-x, )", r"0x[0-9a-f]+", "ADDR"),            # selftest line
     (r"\d+ used, \d+ free", r"\d+ used, \d+ free", "N used, N free"),         # pmm
     (r"(?<=^pages: )[ \d]+$|(?<=^KiB: )[ \d]+$", r"[ \d]+", "N N N"),           # free
     (r"(?<=pa 0x)[0-9a-f]+", r"[0-9a-f]+", "PA"),                               # physical
