@@ -10,25 +10,29 @@
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
 
+/* A frame number or count. A machine word, as Linux's pfns: frames fit it on every preset (the
+ * 32-bit ones see at most 4 GiB), and 64-bit arithmetic on a 32-bit CPU is longer code. */
+typedef unsigned long frame_t;
+
 static unsigned long *bitmap;   /* linear-map address */
 static phys_addr_t base_pa;     /* frame 0 */
-static uint64_t nr_frames;      /* frames covered by the bitmap (RAM span) */
-static uint64_t total_frames;   /* frames that are RAM */
-static uint64_t free_frames;
-static uint64_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
-static uint64_t low_free;       /* the fewest free frames seen since the last peak reset */
+static frame_t nr_frames;      /* frames covered by the bitmap (RAM span) */
+static frame_t total_frames;   /* frames that are RAM */
+static frame_t free_frames;
+static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
+static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
 
-static bool frame_used(uint64_t f)
+static bool frame_used(frame_t f)
 {
 	return bitmap[f / BITS_PER_WORD] & (1UL << (f % BITS_PER_WORD));
 }
 
-static void mark_used(uint64_t f)
+static void mark_used(frame_t f)
 {
 	bitmap[f / BITS_PER_WORD] |= 1UL << (f % BITS_PER_WORD);
 }
 
-static void mark_free(uint64_t f)
+static void mark_free(frame_t f)
 {
 	bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
 }
@@ -64,7 +68,7 @@ static phys_addr_t find_bitmap_home(const struct boot_info *bi, uint64_t len)
  * time. */
 static void mark_span_free(phys_addr_t lo, phys_addr_t hi)
 {
-	uint64_t f = (lo - base_pa) >> PAGE_SHIFT, end = (hi - base_pa) >> PAGE_SHIFT;
+	frame_t f = (lo - base_pa) >> PAGE_SHIFT, end = (hi - base_pa) >> PAGE_SHIFT;
 
 	free_frames += end - f;
 	for (; f < end && f % BITS_PER_WORD; f++)
@@ -106,7 +110,7 @@ void pmm_init(const struct boot_info *bi)
 	if (!bi->nr_ram || hi <= lo)
 		panic("pmm: no RAM described by the firmware");
 	base_pa = ALIGN_DOWN(lo, (phys_addr_t)PAGE_SIZE);
-	nr_frames = (hi - base_pa) >> PAGE_SHIFT;
+	nr_frames = (frame_t)((hi - base_pa) >> PAGE_SHIFT);
 
 	uint64_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
 	uint64_t bytes = ALIGN_UP(words * sizeof(unsigned long), (uint64_t)PAGE_SIZE);
@@ -123,29 +127,29 @@ void pmm_init(const struct boot_info *bi)
 		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size, (phys_addr_t)PAGE_SIZE);
 		if (end <= start)
 			continue;
-		total_frames += (end - start) >> PAGE_SHIFT;
+		total_frames += (frame_t)((end - start) >> PAGE_SHIFT);
 		free_span(bi, start, end, 0, home, bytes);
 	}
 	search_hint = 0;
 	low_free = free_frames;
 }
 
-static bool run_is_free(uint64_t first, uint64_t count)
+static bool run_is_free(frame_t first, frame_t count)
 {
-	for (uint64_t f = first; f < first + count; f++)
+	for (frame_t f = first; f < first + count; f++)
 		if (frame_used(f))
 			return false;
 	return true;
 }
 
 /* Lowest free order-0 frame at or after search_hint, skipping full words. */
-static uint64_t find_free_frame(void)
+static frame_t find_free_frame(void)
 {
-	for (uint64_t w = search_hint / BITS_PER_WORD; w * BITS_PER_WORD < nr_frames; w++) {
+	for (frame_t w = search_hint / BITS_PER_WORD; w * BITS_PER_WORD < nr_frames; w++) {
 		if (bitmap[w] == ~0UL)
 			continue;
 		for (unsigned b = 0; b < BITS_PER_WORD; b++) {
-			uint64_t f = w * BITS_PER_WORD + b;
+			frame_t f = w * BITS_PER_WORD + b;
 			if (f < nr_frames && !frame_used(f))
 				return f;
 		}
@@ -154,17 +158,17 @@ static uint64_t find_free_frame(void)
 }
 
 /* Lowest free, naturally aligned run of 2^order frames. */
-static uint64_t find_free_run(unsigned order)
+static frame_t find_free_run(unsigned order)
 {
-	uint64_t count = 1ULL << order;
+	frame_t count = 1UL << order;
 	/* Alignment is of the physical address, not of the frame index. */
-	uint64_t first = (ALIGN_UP(base_pa, (phys_addr_t)PAGE_SIZE << order) - base_pa) >> PAGE_SHIFT;
+	frame_t first = (ALIGN_UP(base_pa, (phys_addr_t)PAGE_SIZE << order) - base_pa) >> PAGE_SHIFT;
 
-	for (uint64_t f = first; f + count <= nr_frames;) {
+	for (frame_t f = first; f + count <= nr_frames;) {
 		/* A full bitmap word (the kernel image, the tables of a live process) is passed in
 		 * one step: to the first candidate at or after the next word. */
 		if (bitmap[f / BITS_PER_WORD] == ~0UL) {
-			uint64_t next = (f / BITS_PER_WORD + 1) * BITS_PER_WORD;
+			frame_t next = (f / BITS_PER_WORD + 1) * BITS_PER_WORD;
 			f = first + ALIGN_UP(next - first, count);
 			continue;
 		}
@@ -177,36 +181,38 @@ static uint64_t find_free_run(unsigned order)
 
 phys_addr_t pmm_alloc_pages(unsigned order)
 {
-	uint64_t count = 1ULL << order;
-	uint64_t f = order == 0 ? find_free_frame() : find_free_run(order);
+	frame_t count = 1UL << order;
+	frame_t f = order == 0 ? find_free_frame() : find_free_run(order);
 
 	if (f >= nr_frames || free_frames < count)
 		return 0;
-	for (uint64_t i = 0; i < count; i++)
+	for (frame_t i = 0; i < count; i++)
 		mark_used(f + i);
 	free_frames -= count;
 	if (free_frames < low_free)
 		low_free = free_frames;
 	if (order == 0)
 		search_hint = f + 1;
-	phys_addr_t pa = base_pa + (f << PAGE_SHIFT);
-	memset(__va(pa), 0, (size_t)(count << PAGE_SHIFT));
+	phys_addr_t pa = base_pa + ((phys_addr_t)f << PAGE_SHIFT);
+	memset(__va(pa), 0, (size_t)count << PAGE_SHIFT);
 	return pa;
 }
 
 void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
-	uint64_t count = 1ULL << order;
+	frame_t count = 1UL << order;
 
 	if (pa < base_pa || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
 		panic("pmm: freeing bad frame address %#llx", (unsigned long long)pa);
-	uint64_t f = (pa - base_pa) >> PAGE_SHIFT;
-	if (f + count > nr_frames)
+	/* Range-checked before it is narrowed to a frame number. */
+	phys_addr_t offset = (pa - base_pa) >> PAGE_SHIFT;
+	if (offset + count > nr_frames)
 		panic("pmm: freeing frame %#llx outside RAM", (unsigned long long)pa);
-	for (uint64_t i = 0; i < count; i++) {
+	frame_t f = (frame_t)offset;
+	for (frame_t i = 0; i < count; i++) {
 		if (!frame_used(f + i))
 			panic("pmm: double free of frame %#llx",
-			      (unsigned long long)(pa + (i << PAGE_SHIFT)));
+			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)));
 		mark_free(f + i);
 	}
 	free_frames += count;
