@@ -26,7 +26,7 @@ static void usage(void)
 {
 	printk("usage: bench exec N [-32] [PROG]   time N runs of PROG (default hello)\n"
 	       "       bench layout N [-32]        time N layout-only draws (aslr sample --layout-only)\n"
-	       "       bench boot                  when the boot reached kernel_main and the prompt\n");
+	       "       bench boot                  the counter at kernel_main and at the ready line\n");
 }
 
 static int parse_opts(int argc, char **argv, unsigned max, struct bench_opts *o)
