@@ -8,15 +8,11 @@
 #include <pgtable.h>
 #include <pmm.h>
 
-/* The geometry is fixed for the preset: asked once, it costs a load instead of a call at every
- * level of every walk. */
+/* The geometry is fixed for the preset, and arch_pt_geometry is declared const: the compiler
+ * asks once per function, not at every level of every walk. */
 static const struct pt_geometry *geo(void)
 {
-	static const struct pt_geometry *g;
-
-	if (!g)
-		g = arch_pt_geometry();
-	return g;
+	return arch_pt_geometry();
 }
 
 static unsigned last_level(void)
@@ -61,103 +57,124 @@ static void *table_va(phys_addr_t pa)
 
 /* An all-zero descriptor is invalid in every format (arm64 and arm: type bits 0; x86: P = 0),
  * and it is what nearly every entry of a scanned table is: bulk scans skip it without asking
- * the arch to decode (and describe) it. */
+ * the arch to decode it. */
 static bool pte_is_zero(pte_t pte)
 {
 	return pte == 0;
 }
 
-static bool leaf_fits(unsigned level, uint64_t va, phys_addr_t pa, uint64_t remaining,
-		      unsigned flags)
+/* Decode what a slot holds; an empty one (nearly every slot a new mapping meets) needs no
+ * asking the arch. */
+static void decode_slot(unsigned level, pte_t pte, struct pte_info *info)
 {
-	uint64_t size = level_size(level);
-
-	if (!arch_pte_leaf_allowed(level))
-		return false;
-	if (level != last_level() && !(flags & PT_MAP_BLOCKS))
-		return false;
-	return IS_ALIGNED(va, size) && IS_ALIGNED(pa, size) && remaining >= size;
+	if (pte_is_zero(pte))
+		info->kind = PTE_INVALID;
+	else
+		arch_pte_decode(level, pte, info);
 }
 
-/* The tables a pt_map call last descended through, per level: mapping a range walks the same
- * upper entries page after page, and decoding them each time (the arch also describes an entry
- * in words) dominated building the kernel's linear map. Valid for one call: only that call
- * changes the tables meanwhile, and it never replaces a table entry. */
-struct walk_cache {
-	phys_addr_t table[PT_MAX_LEVELS];
-	unsigned idx[PT_MAX_LEVELS];
-	phys_addr_t next[PT_MAX_LEVELS]; /* 0: nothing cached at this level */
-};
-
-/* Map one leaf (the largest that fits) at va; returns the bytes it covers, or a -errno. */
-static int64_t map_one(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
-		       unsigned prot, unsigned flags, struct walk_cache *wc)
+/* The level of the largest leaf that maps va to pa with `remaining` bytes to go: the last level
+ * unless PT_MAP_BLOCKS allows a block and va, pa and the size line up with one. -EINVAL when not
+ * even a page fits (va or pa unaligned). */
+static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned flags)
 {
-	phys_addr_t table = root;
+	unsigned first = (flags & PT_MAP_BLOCKS) ? 0 : last_level();
 
-	for (unsigned level = 0;; level++) {
-		void *t = table_va(table);
-		unsigned idx = pt_index(level, va);
-		bool leaf = leaf_fits(level, va, pa, remaining, flags);
+	for (unsigned level = first; level <= last_level(); level++) {
+		uint64_t size = level_size(level);
 
-		if (!leaf && wc->next[level] && wc->table[level] == table && wc->idx[level] == idx) {
-			table = wc->next[level];
-			continue;
-		}
-		pte_t pte = arch_pt_load(t, idx);
+		if (IS_ALIGNED(va, size) && IS_ALIGNED(pa, size) && remaining >= size &&
+		    arch_pte_leaf_allowed(level))
+			return (int)level;
+	}
+	return -EINVAL;
+}
+
+/* Find the table that holds va's slot at `level`, allocating the tables missing on the way.
+ * Returns 0, -ENOMEM, or -EEXIST when a block already covers va (blocks are not split). */
+static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t *table)
+{
+	phys_addr_t t = root;
+
+	for (unsigned l = 0; l < level; l++) {
+		void *tv = table_va(t);
+		unsigned idx = pt_index(l, va);
 		struct pte_info info;
 
-		/* An empty slot needs no decoding (which also describes the entry in words). */
-		if (pte_is_zero(pte))
-			info.kind = PTE_INVALID;
-		else
-			arch_pte_decode(level, pte, &info);
-		if (leaf) {
-			if (info.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE))
-				return -EEXIST;
-			if (info.kind == PTE_TABLE)
-				return -EEXIST; /* never drop a subtree silently */
-			arch_pt_store(t, idx, arch_pte_make_leaf(level, pa, prot));
-			if (info.kind != PTE_INVALID)
-				arch_tlb_flush_page((uintptr_t)va);
-			return (int64_t)level_size(level);
+		decode_slot(l, arch_pt_load(tv, idx), &info);
+		if (info.kind == PTE_TABLE) {
+			t = info.pa;
+			continue;
 		}
-		if (level == last_level())
-			return -EINVAL; /* unaligned va or pa */
-		phys_addr_t next;
-		if (info.kind == PTE_INVALID) {
-			next = pt_alloc_table(level + 1);
-			if (!next)
-				return -ENOMEM;
-			arch_pt_store(t, idx, arch_pte_make_table(level, next));
-			arch_pt_sync();
-		} else if (info.kind == PTE_TABLE) {
-			next = info.pa;
-		} else {
-			return -EEXIST; /* a block covers va; blocks are not split */
-		}
-		wc->table[level] = table;
-		wc->idx[level] = idx;
-		wc->next[level] = next;
-		table = next;
+		if (info.kind != PTE_INVALID)
+			return -EEXIST;
+		phys_addr_t next = pt_alloc_table(l + 1);
+		if (!next)
+			return -ENOMEM;
+		/* The new table's zeroes must reach the walker before the entry leading to it. */
+		arch_pt_sync();
+		arch_pt_store(tv, idx, arch_pte_make_table(l, next));
+		t = next;
 	}
+	*table = t;
+	return 0;
+}
+
+/* Store leaves of one size into consecutive slots of one table, from va on, while they fit in
+ * the table and in the range: a range is walked down to once per table, not once per page (a
+ * table ends exactly where the next bigger leaf could start). Returns the bytes mapped, or
+ * -EEXIST when the first slot holds a table, or a leaf that PT_MAP_REPLACE does not allow to
+ * replace; a later such slot ends the run, and the next one reports it. */
+static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_addr_t pa,
+			   uint64_t remaining, unsigned prot, unsigned flags)
+{
+	void *t = table_va(table);
+	uint64_t size = level_size(level), done = 0;
+	unsigned n = geo()->entries[level];
+
+	for (unsigned idx = pt_index(level, va); idx < n && remaining - done >= size; idx++) {
+		struct pte_info old;
+
+		decode_slot(level, arch_pt_load(t, idx), &old);
+		if (old.kind == PTE_TABLE || (old.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE)))
+			return done ? (int64_t)done : -EEXIST;
+		arch_pt_store(t, idx, arch_pte_make_leaf(level, pa + done, prot));
+		if (old.kind != PTE_INVALID)
+			arch_tlb_flush_page((uintptr_t)(va + done));
+		done += size;
+	}
+	return (int64_t)done;
+}
+
+/* Map the leaves of one table from va on; returns the bytes they cover, or a -errno. */
+static int64_t map_run(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
+		       unsigned prot, unsigned flags)
+{
+	int level = leaf_level(va, pa, remaining, flags);
+	phys_addr_t table;
+
+	if (level < 0)
+		return level;
+	int err = table_for(root, va, (unsigned)level, &table);
+	if (err)
+		return err;
+	return fill_leaves(table, (unsigned)level, va, pa, remaining, prot, flags);
 }
 
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags)
 {
 	uint64_t v = va, remaining = size;
-	struct walk_cache wc = { .next = { 0 } };
 
 	while (remaining) {
-		int64_t done = map_one(root, v, pa, remaining, prot, flags, &wc);
+		int64_t done = map_run(root, v, pa, remaining, prot, flags);
 		if (done < 0) {
 			arch_pt_sync();
 			return (int)done;
 		}
 		v += (uint64_t)done;
 		pa += (uint64_t)done;
-		remaining -= MIN(remaining, (uint64_t)done);
+		remaining -= (uint64_t)done;
 	}
 	arch_pt_sync();
 	return 0;
@@ -202,9 +219,12 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 
 	for (unsigned i = 0; i < w->nr_steps; i++) {
 		const struct pt_step *s = &w->steps[i];
+		char meaning[PTE_DESCRIBE_MAX];
+
+		arch_pte_describe(s->level, s->pte, meaning, sizeof(meaning));
 		printk("  L%u table 0x%llx [%4u] %0*llx  %s\n", s->level,
 		       (unsigned long long)s->table_pa, s->index, (int)width,
-		       (unsigned long long)s->pte, s->info.text);
+		       (unsigned long long)s->pte, meaning);
 	}
 	if (w->mapped) {
 		printk("  => 0x%llx -> pa 0x%llx %c%c%c %s\n", (unsigned long long)va, (unsigned long long)w->pa,

@@ -159,29 +159,126 @@ pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 	return level == 0 ? make_section(pa, &a) : make_small_page(pa, &a);
 }
 
-/* PL1/PL0 access for APX:AP, and the enum pt_prot bits it grants. */
-static const char *const ap_text[8] = {
-	"--/--", "RW/--", "RW/RO", "RW/RW", "reserved", "RO/--", "RO/RO", "RO/RO",
+/* What APX:AP means: PL1/PL0 access in words, and the enum pt_prot bits it grants (PT_USER
+ * when PL0 has any access; APX=1 AP=00 is reserved and grants nothing). */
+static const struct {
+	const char *text;
+	unsigned prot;
+} ap_meaning[8] = {
+	{ "--/--", 0 },
+	{ "RW/--", PT_R | PT_W },
+	{ "RW/RO", PT_R | PT_W | PT_USER },
+	{ "RW/RW", PT_R | PT_W | PT_USER },
+	{ "reserved", 0 },
+	{ "RO/--", PT_R },
+	{ "RO/RO", PT_R | PT_USER },
+	{ "RO/RO", PT_R | PT_USER },
 };
-
-static unsigned prot_from_ap(unsigned apx, unsigned ap)
-{
-	unsigned prot = 0;
-
-	if (ap == 0) /* no access, or the reserved APX=1 AP=00 */
-		return 0;
-	prot |= PT_R;
-	if (!apx)
-		prot |= PT_W;
-	if (ap >= 2)
-		prot |= PT_USER;
-	return prot;
-}
 
 static bool is_device_type(unsigned tex, unsigned c, unsigned b)
 {
 	/* Strongly ordered (000/0/0), shareable device (000/0/1), non-shareable device (010/0/0). */
 	return (tex == 0 && c == 0) || (tex == 2 && c == 0 && b == 0);
+}
+
+static unsigned leaf_prot(const struct arm_leaf_attrs *a)
+{
+	unsigned prot = ap_meaning[(a->apx << 2) | a->ap].prot;
+
+	if (!a->xn && (prot & PT_R))
+		prot |= PT_X;
+	if (is_device_type(a->tex, a->c, a->b))
+		prot |= PT_DEVICE;
+	if (!a->ng)
+		prot |= PT_GLOBAL;
+	return prot;
+}
+
+/* A descriptor taken apart; decoding and describing both start from here. */
+struct arm_entry {
+	enum pte_kind kind;
+	phys_addr_t pa;
+	/* Set for leaves only: */
+	const char *what;           /* "section", "small page", ... */
+	struct arm_leaf_attrs a;
+};
+
+static void parse_l1(uint32_t d, struct arm_entry *e)
+{
+	struct arm_leaf_attrs *a = &e->a;
+
+	if ((d & DESC_TYPE_MASK) == 0)
+		return;
+	if ((d & DESC_TYPE_MASK) == L1_TABLE) {
+		e->kind = PTE_TABLE;
+		e->pa = d & L2_TABLE_MASK;
+		return;
+	}
+	a->apx = !!(d & L1_APX);
+	a->ap = (d >> L1_AP_SHIFT) & 3;
+	a->tex = (d >> L1_TEX_SHIFT) & 7;
+	a->c = !!(d & L1_C);
+	a->b = !!(d & L1_B);
+	a->s = d & L1_S;
+	a->ng = d & L1_NG;
+	a->xn = d & L1_XN;
+	a->pxn = d & L1_PXN;
+	e->kind = PTE_BLOCK;
+	if (d & L1_SUPERSECTION) {
+		e->pa = d & SUPERSECTION_MASK;
+		e->what = "supersection";
+	} else {
+		e->pa = d & SECTION_MASK;
+		e->what = "section";
+	}
+}
+
+static void parse_l2(uint32_t d, struct arm_entry *e)
+{
+	struct arm_leaf_attrs *a = &e->a;
+
+	if ((d & DESC_TYPE_MASK) == 0)
+		return;
+	a->apx = !!(d & L2_APX);
+	a->ap = (d >> L2_AP_SHIFT) & 3;
+	a->c = !!(d & L2_C);
+	a->b = !!(d & L2_B);
+	a->s = d & L2_S;
+	a->ng = d & L2_NG;
+	a->pxn = false;
+	e->kind = PTE_PAGE;
+	if ((d & DESC_TYPE_MASK) == L2_LARGE) {
+		a->tex = (d >> L2_LARGE_TEX_SHIFT) & 7;
+		a->xn = d & L2_LARGE_XN;
+		e->pa = d & LARGE_PAGE_MASK;
+		e->what = "large page";
+	} else {
+		a->tex = (d >> L2_TEX_SHIFT) & 7;
+		a->xn = d & L2_XN;
+		e->pa = d & SMALL_PAGE_MASK;
+		e->what = "small page";
+	}
+}
+
+static void parse(unsigned level, uint32_t d, struct arm_entry *e)
+{
+	e->kind = PTE_INVALID;
+	e->pa = 0;
+	if (level == 0)
+		parse_l1(d, e);
+	else
+		parse_l2(d, e);
+}
+
+void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+{
+	struct arm_entry e;
+
+	parse(level, (uint32_t)pte, &e);
+	out->kind = e.kind;
+	out->pa = e.pa;
+	out->prot = e.kind == PTE_BLOCK || e.kind == PTE_PAGE ? leaf_prot(&e.a) : 0;
+	out->accessed = e.kind != PTE_INVALID; /* no access flag: SCTLR.AFE = 0 */
 }
 
 static int memtype_text(char *buf, size_t size, unsigned tex, unsigned c, unsigned b)
@@ -195,100 +292,30 @@ static int memtype_text(char *buf, size_t size, unsigned tex, unsigned c, unsign
 	return snprintf(buf, size, "TEX/C/B=%u/%u/%u", tex, c, b);
 }
 
-static void decode_leaf(struct pte_info *out, const char *what, const struct arm_leaf_attrs *a)
+/* "small page AP=RW/RW XN nG S TEX/C/B=normal" */
+static void describe_leaf(const struct arm_entry *e, char *buf, size_t size)
 {
+	const struct arm_leaf_attrs *a = &e->a;
 	char mt[32];
-	unsigned apx_ap = (a->apx << 2) | a->ap;
 
-	out->prot = prot_from_ap(a->apx, a->ap);
-	if (!a->xn && (out->prot & PT_R))
-		out->prot |= PT_X;
-	if (is_device_type(a->tex, a->c, a->b))
-		out->prot |= PT_DEVICE;
-	if (!a->ng)
-		out->prot |= PT_GLOBAL;
-	out->accessed = true;
 	memtype_text(mt, sizeof(mt), a->tex, a->c, a->b);
-	snprintf(out->text, sizeof(out->text), "%s AP=%s%s%s%s%s %s", what, ap_text[apx_ap],
+	snprintf(buf, size, "%s AP=%s%s%s%s%s %s", e->what, ap_meaning[(a->apx << 2) | a->ap].text,
 		 a->xn ? " XN" : "", a->pxn ? " PXN" : "", a->ng ? " nG" : "", a->s ? " S" : "", mt);
 }
 
-static void decode_l1(uint32_t d, struct pte_info *out)
-{
-	struct arm_leaf_attrs a;
-
-	if ((d & DESC_TYPE_MASK) == 0) {
-		snprintf(out->text, sizeof(out->text), "fault (invalid)");
-		return;
-	}
-	if ((d & DESC_TYPE_MASK) == L1_TABLE) {
-		out->kind = PTE_TABLE;
-		out->pa = d & L2_TABLE_MASK;
-		out->accessed = true;
-		snprintf(out->text, sizeof(out->text), "L2 table domain %u%s",
-			 (unsigned)((d >> L1_DOMAIN_SHIFT) & 0xf), (d & L1_TABLE_PXN) ? " PXN" : "");
-		return;
-	}
-	a.apx = !!(d & L1_APX);
-	a.ap = (d >> L1_AP_SHIFT) & 3;
-	a.tex = (d >> L1_TEX_SHIFT) & 7;
-	a.c = !!(d & L1_C);
-	a.b = !!(d & L1_B);
-	a.s = d & L1_S;
-	a.ng = d & L1_NG;
-	a.xn = d & L1_XN;
-	a.pxn = d & L1_PXN;
-	out->kind = PTE_BLOCK;
-	if (d & L1_SUPERSECTION) {
-		out->pa = d & SUPERSECTION_MASK;
-		decode_leaf(out, "supersection", &a);
-	} else {
-		out->pa = d & SECTION_MASK;
-		decode_leaf(out, "section", &a);
-	}
-}
-
-static void decode_l2(uint32_t d, struct pte_info *out)
-{
-	struct arm_leaf_attrs a = { 0 };
-
-	if ((d & DESC_TYPE_MASK) == 0) {
-		snprintf(out->text, sizeof(out->text), "fault (invalid)");
-		return;
-	}
-	a.apx = !!(d & L2_APX);
-	a.ap = (d >> L2_AP_SHIFT) & 3;
-	a.c = !!(d & L2_C);
-	a.b = !!(d & L2_B);
-	a.s = d & L2_S;
-	a.ng = d & L2_NG;
-	out->kind = PTE_PAGE;
-	if ((d & DESC_TYPE_MASK) == L2_LARGE) {
-		a.tex = (d >> L2_LARGE_TEX_SHIFT) & 7;
-		a.xn = d & L2_LARGE_XN;
-		out->pa = d & LARGE_PAGE_MASK;
-		decode_leaf(out, "large page", &a);
-	} else {
-		a.tex = (d >> L2_TEX_SHIFT) & 7;
-		a.xn = d & L2_XN;
-		out->pa = d & SMALL_PAGE_MASK;
-		decode_leaf(out, "small page", &a);
-	}
-}
-
-void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
 {
 	uint32_t d = (uint32_t)pte;
+	struct arm_entry e;
 
-	out->kind = PTE_INVALID;
-	out->pa = 0;
-	out->prot = 0;
-	out->accessed = false;
-	out->text[0] = '\0';
-	if (level == 0)
-		decode_l1(d, out);
+	parse(level, d, &e);
+	if (e.kind == PTE_INVALID)
+		snprintf(buf, size, "fault (invalid)");
+	else if (e.kind == PTE_TABLE)
+		snprintf(buf, size, "L2 table domain %u%s", (unsigned)((d >> L1_DOMAIN_SHIFT) & 0xf),
+			 (d & L1_TABLE_PXN) ? " PXN" : "");
 	else
-		decode_l2(d, out);
+		describe_leaf(&e, buf, size);
 }
 
 pte_t arch_pt_load(const void *table, unsigned idx)

@@ -111,6 +111,33 @@ static unsigned attrs_to_prot(pte_t pte)
 	return prot;
 }
 
+/* What the walker makes of a descriptor at this level. Type 11 is a table above the last level
+ * and a page at it; type 01 is a block where blocks exist, and elsewhere a reserved encoding
+ * the hardware faults on as on an invalid entry. */
+static enum pte_kind entry_kind(unsigned level, pte_t pte)
+{
+	bool type_11 = (pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE;
+
+	if (!(pte & PTE_VALID))
+		return PTE_INVALID;
+	if (level == LAST_LEVEL)
+		return type_11 ? PTE_PAGE : PTE_INVALID;
+	if (type_11)
+		return PTE_TABLE;
+	return arch_pte_leaf_allowed(level) ? PTE_BLOCK : PTE_INVALID;
+}
+
+void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+{
+	enum pte_kind kind = entry_kind(level, pte);
+	bool leaf = kind == PTE_BLOCK || kind == PTE_PAGE;
+
+	out->kind = kind;
+	out->pa = kind == PTE_INVALID ? 0 : pte & PTE_OA_MASK;
+	out->prot = leaf ? attrs_to_prot(pte) : 0;
+	out->accessed = kind == PTE_TABLE || (leaf && (pte & PTE_AF));
+}
+
 static char *append(char *p, char *end, const char *s)
 {
 	while (*s && p + 1 < end)
@@ -156,44 +183,30 @@ static void describe_leaf(const char *kind, pte_t pte, char *text, size_t size)
 	append(p, end, memtype_name((unsigned)((pte & PTE_ATTRINDX_MASK) >> 2)));
 }
 
-static void decode_invalid(const char *why, struct pte_info *out)
+static const char *invalid_reason(unsigned level, pte_t pte)
 {
-	out->kind = PTE_INVALID;
-	out->pa = 0;
-	out->prot = 0;
-	out->accessed = false;
-	append(out->text, out->text + sizeof(out->text), why);
+	if (!(pte & PTE_VALID))
+		return "invalid";
+	return level == LAST_LEVEL ? "reserved (block type at the last level)"
+				   : "reserved (no blocks at this level)";
 }
 
-void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
 {
-	bool last = level == LAST_LEVEL;
-
-	out->text[0] = '\0';
-	if (!(pte & PTE_VALID)) {
-		decode_invalid("invalid", out);
-		return;
+	switch (entry_kind(level, pte)) {
+	case PTE_INVALID:
+		append(buf, buf + size, invalid_reason(level, pte));
+		break;
+	case PTE_TABLE:
+		append(buf, buf + size, "table");
+		break;
+	case PTE_BLOCK:
+		describe_leaf("block", pte, buf, size);
+		break;
+	case PTE_PAGE:
+		describe_leaf("page", pte, buf, size);
+		break;
 	}
-	if ((pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE && !last) {
-		out->kind = PTE_TABLE;
-		out->pa = pte & PTE_OA_MASK;
-		out->prot = 0;
-		out->accessed = true;
-		append(out->text, out->text + sizeof(out->text), "table");
-		return;
-	}
-	if ((pte & PTE_TYPE_MASK) == PTE_TYPE_BLOCK && (last || !arch_pte_leaf_allowed(level))) {
-		/* Reserved encodings: the hardware faults on them as on an invalid entry. */
-		decode_invalid(last ? "reserved (block type at the last level)"
-				    : "reserved (no blocks at this level)",
-			       out);
-		return;
-	}
-	out->kind = last ? PTE_PAGE : PTE_BLOCK;
-	out->pa = pte & PTE_OA_MASK;
-	out->prot = attrs_to_prot(pte);
-	out->accessed = (pte & PTE_AF) != 0;
-	describe_leaf(last ? "page" : "block", pte, out->text, sizeof(out->text));
 }
 
 pte_t arch_pt_load(const void *table, unsigned idx)

@@ -36,22 +36,31 @@ struct pt_geometry {
 
 enum pte_kind { PTE_INVALID, PTE_TABLE, PTE_BLOCK, PTE_PAGE };
 
+/* What a descriptor means to the walker: structure only, no words (see arch_pte_describe). */
 struct pte_info {
 	enum pte_kind kind;
 	phys_addr_t pa;   /* next table, or the output address of a block/page */
 	unsigned prot;    /* enum pt_prot bits the descriptor grants */
 	bool accessed;    /* AF set (formats without an access flag report true) */
-	char text[96];    /* decoded meaning for `pt walk`, e.g. "page AP=RW/RW UXN PXN AF Normal" */
 };
 
-/* The running preset's geometry. */
-const struct pt_geometry *arch_pt_geometry(void);
+/* Room arch_pte_describe needs for any descriptor of any format, with its terminator. */
+#define PTE_DESCRIBE_MAX 96
+
+/* The running preset's geometry. Always the same constant table: `const` lets the compiler ask
+ * once per function instead of at every use. */
+const struct pt_geometry *arch_pt_geometry(void) __attribute__((const));
 
 /* Pure encoders and decoders (no side effects; compiled into host tests as well). */
 bool arch_pte_leaf_allowed(unsigned level);   /* may a block/section/page live at this level? */
 pte_t arch_pte_make_table(unsigned level, phys_addr_t table_pa);
 pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot);
+/* Every walk step decodes, so this fills only the structured fields. */
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out);
+/* The descriptor's meaning in words, for `pt walk` and fault reports only, e.g.
+ * "page AP=RW/RW UXN PXN AF Normal"; truncated to size - 1 characters and always terminated
+ * (size > 0). Kept apart from decoding so that walks do no string work. */
+void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size);
 pte_t arch_pt_load(const void *table, unsigned idx);
 void arch_pt_store(void *table, unsigned idx, pte_t pte);
 

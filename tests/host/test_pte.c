@@ -6,7 +6,9 @@
  *    output addresses up to the format's limit; make_table -> decode at every table level;
  *  - descriptor values written out from the manuals (Arm ARM B3.5 / D8, Intel SDM 4.3 / 4.5);
  *  - load/store touch exactly one entry of the format's width;
- *  - decoding arbitrary bit patterns is safe (ASan/UBSan) and gives a terminated text.
+ *  - descriptions in words of descriptors written out from the manuals;
+ *  - decoding and describing arbitrary bit patterns is safe (ASan/UBSan), and a description
+ *    is terminated, stays inside the buffer however small, and fits PTE_DESCRIBE_MAX.
  * This file is built once per preset; CONFIG_* (from config.h) picks the expectations. */
 #include "lib_under_test.h"
 
@@ -189,6 +191,7 @@ static void test_leaf_round_trip(void **state)
 		for (size_t i = 0; i < npa; i++)
 			for (unsigned prot = 0; prot < 64; prot++) {
 				struct pte_info info;
+				char text[PTE_DESCRIBE_MAX];
 				pte_t pte;
 
 				if (!(prot & (PT_R | PT_W | PT_X)))
@@ -196,6 +199,7 @@ static void test_leaf_round_trip(void **state)
 				pte = arch_pte_make_leaf(l, pas[i], prot);
 				memset(&info, 0x5a, sizeof(info));
 				arch_pte_decode(l, pte, &info);
+				arch_pte_describe(l, pte, text, sizeof(text));
 				tried++;
 				if (info.kind != (l == g->levels - 1 ? PTE_PAGE : PTE_BLOCK) ||
 				    info.pa != pas[i] || info.prot != expected_prot(prot))
@@ -203,9 +207,9 @@ static void test_leaf_round_trip(void **state)
 						 l, (unsigned long long)pas[i], prot,
 						 (unsigned long long)pte, info.kind,
 						 (unsigned long long)info.pa, info.prot,
-						 expected_prot(prot), info.text);
-				assert_non_null(memchr(info.text, '\0', sizeof(info.text)));
-				assert_true(info.text[0] != '\0');
+						 expected_prot(prot), text);
+				assert_non_null(memchr(text, '\0', sizeof(text)));
+				assert_true(text[0] != '\0');
 #if defined(CONFIG_ISA_X86) && defined(CONFIG_64BIT)
 				/* Kernel (global) leaves are born accessed; user ones clean. */
 				assert_int_equal(info.accessed, (prot & PT_GLOBAL) != 0);
@@ -249,12 +253,18 @@ static void test_invalid(void **state)
 
 	for (unsigned l = 0; l < g->levels; l++) {
 		struct pte_info info;
+		char text[PTE_DESCRIBE_MAX];
 
 		memset(&info, 0x5a, sizeof(info));
+		memset(text, 0x5a, sizeof(text));
 		arch_pte_decode(l, 0, &info);
+		arch_pte_describe(l, 0, text, sizeof(text));
 		assert_int_equal(info.kind, PTE_INVALID);
 		assert_int_equal(info.prot, 0);
-		assert_non_null(memchr(info.text, '\0', sizeof(info.text)));
+		assert_int_equal(info.pa, 0);
+		assert_false(info.accessed);
+		assert_non_null(memchr(text, '\0', sizeof(text)));
+		assert_true(text[0] != '\0');
 	}
 }
 
@@ -389,6 +399,61 @@ static void test_known_descriptors(void **state)
 	(void)info;
 }
 
+/* --- Descriptions in words (what `pt walk` and fault reports print). ------------------------- */
+
+struct known_text {
+	unsigned level;
+	pte_t pte;
+	const char *text;
+};
+
+static void test_known_descriptions(void **state)
+{
+	const struct pt_geometry *g = arch_pt_geometry();
+	const unsigned last = g->levels - 1;
+	const struct known_text known[] = {
+#if defined(CONFIG_ISA_ARM64)
+		{ last, leaf(last, 0x40000000, KERNEL_RW), "page AP=RW/-- UXN PXN AF Normal" },
+		{ last, leaf(last, 0x40000000, USER_RX), "page AP=RO/RO PXN AF nG Normal" },
+		{ last, leaf(last, 0x09000000, PT_R | PT_W | PT_DEVICE | PT_GLOBAL),
+		  "page AP=RW/-- UXN PXN AF Device-nGnRE" },
+		{ 0, arch_pte_make_table(0, 0x40000000), "table" },
+		{ 0, 0, "invalid" },
+		{ last, 0x40000000 | 1 | (1u << 10), "reserved (block type at the last level)" },
+#elif defined(CONFIG_ISA_ARM)
+		{ 1, leaf(1, 0x40000000, USER_RW), "small page AP=RW/RW XN nG S TEX/C/B=normal" },
+		{ 0, leaf(0, 0x40000000, KERNEL_RX), "section AP=RO/-- S TEX/C/B=normal" },
+		{ 1, leaf(1, 0x09000000, PT_R | PT_W | PT_DEVICE | PT_GLOBAL),
+		  "small page AP=RW/-- XN TEX/C/B=device" },
+		{ 0, arch_pte_make_table(0, 0x40000400), "L2 table domain 0" },
+		{ 0, 0, "fault (invalid)" },
+		{ 1, 0, "fault (invalid)" },
+#elif defined(CONFIG_ISA_X86) && defined(CONFIG_64BIT)
+		{ 3, leaf(3, 0x1234000, USER_RW), "page P RW U/S NX" },
+		{ 3, leaf(3, 0x1234000, KERNEL_RX), "page P A D G" },
+		{ 2, leaf(2, 0x40000000, KERNEL_RW), "block 2M P RW NX A D G" },
+		{ 0, arch_pte_make_table(0, 0x2000), "table P RW U/S" },
+		{ 0, 0, "invalid" },
+#elif defined(CONFIG_ISA_X86)
+		{ 1, leaf(1, 0x1234000, USER_RW), "page P RW U/S A D (no NX in 2-level paging)" },
+		{ 0, leaf(0, 0x40000000, KERNEL_RW), "4M page P RW A D G (no NX in 2-level paging)" },
+		{ 0, arch_pte_make_table(0, 0x2000), "table P RW U/S" },
+		{ 0, 0, "not present" },
+		{ 2, 0x1234067, "invalid (no such level)" },
+#endif
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
+		char text[PTE_DESCRIBE_MAX];
+
+		arch_pte_describe(known[i].level, known[i].pte, text, sizeof(text));
+		if (strcmp(text, known[i].text) != 0)
+			fail_msg("level %u pte %#llx: \"%s\", want \"%s\"", known[i].level,
+				 (unsigned long long)known[i].pte, text, known[i].text);
+	}
+	(void)last;
+}
+
 /* --- Storage. ------------------------------------------------------------------------------ */
 
 static void test_load_store(void **state)
@@ -422,6 +487,31 @@ static void test_load_store(void **state)
 
 /* --- Robustness of decode on arbitrary bits (walks of corrupted tables must print, not crash). */
 
+/* A description is terminated, fits PTE_DESCRIBE_MAX untruncated, and into a smaller buffer
+ * is cut short without a byte written past its end. */
+static void assert_describes_safely(unsigned level, pte_t pte)
+{
+	static const size_t sizes[] = { 1, 2, 9, PTE_DESCRIBE_MAX };
+	char full[PTE_DESCRIBE_MAX];
+	size_t len;
+
+	arch_pte_describe(level, pte, full, sizeof(full));
+	len = strnlen(full, sizeof(full));
+	if (len == 0 || len + 1 >= sizeof(full))
+		fail_msg("level %u pte %#llx: description of %zu characters \"%.*s\"", level,
+			 (unsigned long long)pte, len, (int)sizeof(full), full);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		char buf[PTE_DESCRIBE_MAX + 8];
+
+		memset(buf, 0x5a, sizeof(buf));
+		arch_pte_describe(level, pte, buf, sizes[k]);
+		assert_int_equal(strnlen(buf, sizes[k]), MIN(len, sizes[k] - 1));
+		assert_memory_equal(buf, full, MIN(len, sizes[k] - 1));
+		for (size_t i = sizes[k]; i < sizeof(buf); i++)
+			assert_int_equal((unsigned char)buf[i], 0x5a);
+	}
+}
+
 static void test_decode_anything(void **state)
 {
 	const struct pt_geometry *g = arch_pt_geometry();
@@ -437,7 +527,7 @@ static void test_decode_anything(void **state)
 		pte_t pte = g->pte_bytes == 4 ? (uint32_t)x : x;
 		memset(&info, 0x5a, sizeof(info));
 		arch_pte_decode(level, pte, &info);
-		assert_non_null(memchr(info.text, '\0', sizeof(info.text)));
+		assert_describes_safely(level, pte);
 		assert_true(info.kind == PTE_INVALID || info.kind == PTE_TABLE ||
 			    info.kind == PTE_BLOCK || info.kind == PTE_PAGE);
 		if (info.kind == PTE_INVALID)
@@ -468,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_table_round_trip),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_known_descriptors),
+		cmocka_unit_test(test_known_descriptions),
 		cmocka_unit_test(test_load_store),
 		cmocka_unit_test(test_decode_anything),
 	};

@@ -79,40 +79,6 @@ pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 	return e;
 }
 
-/* Appends to the decode text; truncates silently (the buffer is generous). */
-static void text_add(struct pte_info *out, const char *word)
-{
-	size_t n = 0;
-
-	while (n < sizeof(out->text) - 1 && out->text[n])
-		n++;
-	if (n && n < sizeof(out->text) - 1)
-		out->text[n++] = ' ';
-	while (*word && n < sizeof(out->text) - 1)
-		out->text[n++] = *word++;
-	out->text[n] = '\0';
-}
-
-static void text_add_flags(struct pte_info *out, uint32_t e, bool leaf)
-{
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} flags[] = {
-		{ X86_PTE_P, "P" },    { X86_PTE_RW, "RW" }, { X86_PTE_US, "U/S" },
-		{ X86_PTE_PWT, "PWT" }, { X86_PTE_PCD, "PCD" }, { X86_PTE_A, "A" },
-		{ X86_PTE_D, "D" },    { X86_PTE_G, "G" },
-	};
-
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		/* D and G mean nothing in a PDE that points to a table. */
-		if (!leaf && (flags[i].bit == X86_PTE_D || flags[i].bit == X86_PTE_G))
-			continue;
-		if (e & flags[i].bit)
-			text_add(out, flags[i].name);
-	}
-}
-
 static unsigned leaf_prot(uint32_t e)
 {
 	unsigned prot = PT_R | PT_X;
@@ -135,43 +101,85 @@ static phys_addr_t block_address(uint32_t e)
 	return (high << 32) | (e & X86_PDE_4M_ADDR_MASK);
 }
 
+static enum pte_kind entry_kind(unsigned level, uint32_t e)
+{
+	if (!(e & X86_PTE_P) || level > 1)
+		return PTE_INVALID;
+	if (level == 1)
+		return PTE_PAGE;
+	return (e & X86_PDE_PS) ? PTE_BLOCK : PTE_TABLE;
+}
+
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 {
 	uint32_t e = (uint32_t)pte;
-	bool leaf;
+	enum pte_kind kind = entry_kind(level, e);
 
-	out->text[0] = '\0';
+	out->kind = kind;
 	out->pa = 0;
 	out->prot = 0;
 	out->accessed = false;
-	if (!(e & X86_PTE_P) || level > 1) {
-		out->kind = PTE_INVALID;
-		text_add(out, level > 1 ? "invalid (no such level)" : "not present");
+	if (kind == PTE_INVALID)
+		return;
+	out->pa = kind == PTE_BLOCK ? block_address(e) : e & X86_PTE_ADDR_MASK;
+	out->accessed = e & X86_PTE_A;
+	if (kind != PTE_TABLE)
+		out->prot = leaf_prot(e);
+}
+
+/* Appends to the description; truncates silently (callers' buffers are generous). */
+static void text_add(char *buf, size_t size, const char *word)
+{
+	size_t n = 0;
+
+	while (n < size - 1 && buf[n])
+		n++;
+	if (n && n < size - 1)
+		buf[n++] = ' ';
+	while (*word && n < size - 1)
+		buf[n++] = *word++;
+	buf[n] = '\0';
+}
+
+static void text_add_flags(char *buf, size_t size, uint32_t e, bool leaf)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} flags[] = {
+		{ X86_PTE_P, "P" },    { X86_PTE_RW, "RW" }, { X86_PTE_US, "U/S" },
+		{ X86_PTE_PWT, "PWT" }, { X86_PTE_PCD, "PCD" }, { X86_PTE_A, "A" },
+		{ X86_PTE_D, "D" },    { X86_PTE_G, "G" },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		/* D and G mean nothing in a PDE that points to a table. */
+		if (!leaf && (flags[i].bit == X86_PTE_D || flags[i].bit == X86_PTE_G))
+			continue;
+		if (e & flags[i].bit)
+			text_add(buf, size, flags[i].name);
+	}
+}
+
+/* "4M page P RW A D G (no NX in 2-level paging)": the kind, the flags that are set, and for a
+ * leaf the reminder that it is executable whatever the flags say. */
+void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
+{
+	static const char *const kind_words[] = {
+		[PTE_TABLE] = "table", [PTE_BLOCK] = "4M page", [PTE_PAGE] = "page",
+	};
+	uint32_t e = (uint32_t)pte;
+	enum pte_kind kind = entry_kind(level, e);
+
+	buf[0] = '\0';
+	if (kind == PTE_INVALID) {
+		text_add(buf, size, level > 1 ? "invalid (no such level)" : "not present");
 		return;
 	}
-
-	if (level == 0 && !(e & X86_PDE_PS)) {
-		out->kind = PTE_TABLE;
-		out->pa = e & X86_PTE_ADDR_MASK;
-		text_add(out, "table");
-		leaf = false;
-	} else if (level == 0) {
-		out->kind = PTE_BLOCK;
-		out->pa = block_address(e);
-		text_add(out, "4M page");
-		leaf = true;
-	} else {
-		out->kind = PTE_PAGE;
-		out->pa = e & X86_PTE_ADDR_MASK;
-		text_add(out, "page");
-		leaf = true;
-	}
-	out->accessed = e & X86_PTE_A;
-	text_add_flags(out, e, leaf);
-	if (leaf) {
-		out->prot = leaf_prot(e);
-		text_add(out, NO_NX_NOTE);
-	}
+	text_add(buf, size, kind_words[kind]);
+	text_add_flags(buf, size, e, kind != PTE_TABLE);
+	if (kind != PTE_TABLE)
+		text_add(buf, size, NO_NX_NOTE);
 }
 
 pte_t arch_pt_load(const void *table, unsigned idx)

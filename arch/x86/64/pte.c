@@ -79,6 +79,51 @@ pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 	return pte;
 }
 
+static enum pte_kind entry_kind(unsigned level, pte_t pte)
+{
+	if (!(pte & X86_PTE_P))
+		return PTE_INVALID;
+	if (level == X86_PT)
+		return PTE_PAGE;
+	if (pte & X86_PTE_PS)
+		return level == X86_PML4 ? PTE_INVALID : PTE_BLOCK; /* PS is reserved in a PML4E */
+	return PTE_TABLE;
+}
+
+static uint64_t leaf_size_mask(unsigned level)
+{
+	return (1ULL << x86_64_geometry.shift[level]) - 1;
+}
+
+void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+{
+	enum pte_kind kind = entry_kind(level, pte);
+	unsigned prot = PT_R;
+
+	out->kind = kind;
+	if (kind == PTE_INVALID) {
+		out->pa = 0;
+		out->prot = 0;
+		out->accessed = false;
+		return;
+	}
+	out->pa = pte & X86_PTE_ADDR_MASK;
+	if (kind == PTE_BLOCK)
+		out->pa &= ~leaf_size_mask(level); /* bit 12 is PAT in a large leaf */
+	if (pte & X86_PTE_RW)
+		prot |= PT_W;
+	if (pte & X86_PTE_US)
+		prot |= PT_USER;
+	if (!(pte & X86_PTE_NX))
+		prot |= PT_X;
+	if (kind != PTE_TABLE && (pte & X86_PTE_G))
+		prot |= PT_GLOBAL;
+	if (pte & X86_PTE_PCD)
+		prot |= PT_DEVICE;
+	out->prot = prot;
+	out->accessed = (pte & X86_PTE_A) != 0;
+}
+
 static void text_append(char *text, size_t size, const char *word)
 {
 	size_t len = 0;
@@ -107,23 +152,8 @@ static const char *kind_word(unsigned level, enum pte_kind kind)
 	}
 }
 
-static enum pte_kind entry_kind(unsigned level, pte_t pte)
-{
-	if (!(pte & X86_PTE_P))
-		return PTE_INVALID;
-	if (level == X86_PT)
-		return PTE_PAGE;
-	if (pte & X86_PTE_PS)
-		return level == X86_PML4 ? PTE_INVALID : PTE_BLOCK; /* PS is reserved in a PML4E */
-	return PTE_TABLE;
-}
-
-static uint64_t leaf_size_mask(unsigned level)
-{
-	return (1ULL << x86_64_geometry.shift[level]) - 1;
-}
-
-void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
+/* "page P RW U/S NX A D G": the kind, then the flags that are set. */
+void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
 {
 	static const struct {
 		pte_t bit;
@@ -133,37 +163,18 @@ void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 		{ X86_PTE_PWT, "PWT" }, { X86_PTE_PCD, "PCD" }, { X86_PTE_NX, "NX" },
 		{ X86_PTE_A, "A" },   { X86_PTE_D, "D" },   { X86_PTE_G, "G" },
 	};
+	enum pte_kind kind = entry_kind(level, pte);
 
-	out->kind = entry_kind(level, pte);
-	out->text[0] = '\0';
-	text_append(out->text, sizeof(out->text), kind_word(level, out->kind));
-	if (out->kind == PTE_INVALID) {
-		out->pa = 0;
-		out->prot = 0;
-		out->accessed = false;
+	buf[0] = '\0';
+	text_append(buf, size, kind_word(level, kind));
+	if (kind == PTE_INVALID)
 		return;
-	}
-	out->pa = pte & X86_PTE_ADDR_MASK;
-	if (out->kind == PTE_BLOCK)
-		out->pa &= ~leaf_size_mask(level); /* bit 12 is PAT in a large leaf */
-	out->prot = PT_R;
-	if (pte & X86_PTE_RW)
-		out->prot |= PT_W;
-	if (pte & X86_PTE_US)
-		out->prot |= PT_USER;
-	if (!(pte & X86_PTE_NX))
-		out->prot |= PT_X;
-	if (out->kind != PTE_TABLE && (pte & X86_PTE_G))
-		out->prot |= PT_GLOBAL;
-	if (pte & X86_PTE_PCD)
-		out->prot |= PT_DEVICE;
-	out->accessed = (pte & X86_PTE_A) != 0;
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		/* G means nothing in a table entry, and A/D there are only hardware's notes. */
-		if (out->kind == PTE_TABLE && flags[i].bit == X86_PTE_G)
+		if (kind == PTE_TABLE && flags[i].bit == X86_PTE_G)
 			continue;
 		if (pte & flags[i].bit)
-			text_append(out->text, sizeof(out->text), flags[i].name);
+			text_append(buf, size, flags[i].name);
 	}
 }
 
