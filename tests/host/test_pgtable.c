@@ -1,0 +1,403 @@
+/* mm/pgtable.c, the one page-table walker, over one preset's real descriptor format
+ * (arch/<isa>/pte.c) and tables in host memory (fake/asm/memory.h), with a frame allocator of
+ * its own that counts what is handed out and poisons what is free:
+ *  - pt_map of pages across a table boundary: every page walks to its frame, the walk shows
+ *    the steps and the prot, and the tables it needed are the ones expected;
+ *  - PT_MAP_BLOCKS: pages up to a block boundary, then blocks, then pages again;
+ *  - an existing leaf is refused (-EEXIST) unless PT_MAP_REPLACE, which flushes exactly the
+ *    replaced leaves from the TLB; a block never replaces a table; unaligned pa is -EINVAL;
+ *  - pt_unmap, pt_protect, pt_free_tables and pt_free_ranges give every table back;
+ *  - pt_print_walk prints one line per step with arch_pte_describe's words.
+ * Built once per preset; CONFIG_* (from config.h) picks the format. */
+#include "lib_under_test.h"
+
+#include <arch/memory.h>
+#include <arch/mmu.h>
+#include <kernel.h>
+#include <pgtable.h>
+#include <pmm.h>
+
+#include <sanitizer/asan_interface.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define PAGE ((uint64_t)1 << CONFIG_PAGE_SHIFT)
+#define RAM_FRAMES 256
+
+/* --- Fake RAM and frame allocator (what pt_alloc_table and teardown use). -------------------- */
+
+uint8_t *host_ram;
+phys_addr_t host_ram_pa;
+uint64_t host_ram_size;
+static bool frame_used[RAM_FRAMES];
+static unsigned frames_out;
+
+void *host_fake_va(phys_addr_t pa)
+{
+	if (pa < host_ram_pa || pa >= host_ram_pa + host_ram_size)
+		fail_msg("__va(%#llx): not inside the fake RAM [%#llx, %#llx)", (unsigned long long)pa,
+			 (unsigned long long)host_ram_pa,
+			 (unsigned long long)(host_ram_pa + host_ram_size));
+	return host_ram + (pa - host_ram_pa);
+}
+
+/* Lowest naturally aligned free run, zeroed, as the real allocator hands frames out. */
+phys_addr_t pmm_alloc_pages(unsigned order)
+{
+	unsigned count = 1u << order;
+
+	for (unsigned f = 0; f + count <= RAM_FRAMES; f += count) {
+		unsigned i = 0;
+
+		while (i < count && !frame_used[f + i])
+			i++;
+		if (i < count)
+			continue;
+		for (i = 0; i < count; i++)
+			frame_used[f + i] = true;
+		frames_out += count;
+		ASAN_UNPOISON_MEMORY_REGION(host_ram + f * PAGE, count * PAGE);
+		memset(host_ram + f * PAGE, 0, count * PAGE);
+		return host_ram_pa + f * PAGE;
+	}
+	return 0;
+}
+
+void pmm_free_pages(phys_addr_t pa, unsigned order)
+{
+	unsigned count = 1u << order;
+	uint64_t f = (pa - host_ram_pa) / PAGE;
+
+	if (pa < host_ram_pa || f + count > RAM_FRAMES || (pa - host_ram_pa) % PAGE)
+		fail_msg("freeing %#llx: not a frame of the fake RAM", (unsigned long long)pa);
+	for (unsigned i = 0; i < count; i++) {
+		if (!frame_used[f + i])
+			fail_msg("double free of frame %#llx", (unsigned long long)(pa + i * PAGE));
+		frame_used[f + i] = false;
+	}
+	frames_out -= count;
+	/* A table used after it was freed is an ASan report. */
+	ASAN_POISON_MEMORY_REGION(host_ram + f * PAGE, count * PAGE);
+}
+
+/* --- The hardware side and printk. ---------------------------------------------------------- */
+
+static unsigned page_flushes;
+
+void arch_pt_sync(void)
+{
+}
+
+void arch_tlb_flush_page(uintptr_t va)
+{
+	page_flushes++;
+}
+
+static char printed[4096];
+static size_t printed_len;
+
+int vprintk(const char *fmt, va_list ap)
+{
+	int n = vsnprintf(printed + printed_len, sizeof(printed) - printed_len, fmt, ap);
+
+	if (n > 0)
+		printed_len = MIN(printed_len + (size_t)n, sizeof(printed) - 1);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* --- Helpers. ------------------------------------------------------------------------------- */
+
+static const struct pt_geometry *g;
+static unsigned last;
+static uint64_t block;      /* the smallest block: what one last-level table covers */
+static unsigned block_level;
+static phys_addr_t root;
+
+static uint64_t level_size(unsigned level)
+{
+	return (uint64_t)1 << g->shift[level];
+}
+
+/* Output addresses: va plus a block-aligned distance, so va and pa line up for blocks. */
+static phys_addr_t pa_of(uint64_t va)
+{
+	return va + 4 * block;
+}
+
+static int setup(void **state)
+{
+	g = arch_pt_geometry();
+	last = g->levels - 1;
+	block_level = last - 1;
+	block = level_size(block_level);
+	host_ram_size = RAM_FRAMES * PAGE;
+	host_ram = aligned_alloc(64 * 1024, host_ram_size);
+	host_ram_pa = 0x80000000;
+	ASAN_POISON_MEMORY_REGION(host_ram, host_ram_size);
+	return host_ram ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	ASAN_UNPOISON_MEMORY_REGION(host_ram, host_ram_size);
+	free(host_ram);
+	return 0;
+}
+
+/* Each test starts from a fresh root and must leave every frame free again. */
+static int new_root(void **state)
+{
+	assert_true(arch_pte_leaf_allowed(block_level));
+	assert_int_equal(frames_out, 0);
+	root = pt_alloc_table(0);
+	assert_true(root != 0);
+	page_flushes = 0;
+	printed_len = 0;
+	printed[0] = '\0';
+	return 0;
+}
+
+static int free_root(void **state)
+{
+	pt_free_tables(root, (uint64_t)g->entries[0] << g->shift[0], false, true);
+	if (frames_out)
+		fail_msg("%u frames still out after pt_free_tables", frames_out);
+	return 0;
+}
+
+static void assert_maps(uint64_t va, phys_addr_t pa, unsigned want_level, unsigned prot)
+{
+	struct pt_walk_result w;
+
+	pt_walk(root, (uintptr_t)va, &w);
+	if (!w.mapped || w.pa != pa || w.steps[w.nr_steps - 1].level != want_level)
+		fail_msg("va %#llx: mapped %d pa %#llx at L%u, want pa %#llx at L%u",
+			 (unsigned long long)va, w.mapped, (unsigned long long)w.pa,
+			 w.steps[w.nr_steps - 1].level, (unsigned long long)pa, want_level);
+	assert_int_equal(w.prot & (PT_W | PT_USER), prot & (PT_W | PT_USER));
+	assert_int_equal(w.nr_steps, want_level + 1);
+}
+
+static void assert_unmapped(uint64_t va)
+{
+	struct pt_walk_result w;
+
+	pt_walk(root, (uintptr_t)va, &w);
+	assert_false(w.mapped);
+}
+
+struct leaf_list {
+	unsigned n;
+	uint64_t va[16], size[16];
+	phys_addr_t pa[16];
+};
+
+static void collect(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+{
+	struct leaf_list *l = ctx;
+
+	if (l->n < 16) {
+		l->va[l->n] = va;
+		l->size[l->n] = size;
+		l->pa[l->n] = pa;
+	}
+	l->n++;
+}
+
+#define USER_RW (PT_R | PT_W | PT_USER)
+#define USER_RO (PT_R | PT_USER)
+
+/* --- Tests. --------------------------------------------------------------------------------- */
+
+/* Pages from 3 below a last-level table's end to 5 past the next one's start. */
+static void test_pages_across_tables(void **state)
+{
+	const uint64_t va = 32 * block - 3 * PAGE;
+	const uint64_t n = g->entries[last] + 8;
+	unsigned before = frames_out;
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), n * PAGE, USER_RW, 0), 0);
+	for (uint64_t i = 0; i < n; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_unmapped(va - PAGE);
+	assert_unmapped(va + n * PAGE);
+	/* Three last-level tables (the end of one, a whole one, the start of a third) and one
+	 * table at each level between them and the root. */
+	assert_int_equal(frames_out - before, 3 + (last - 1));
+	assert_int_equal(page_flushes, 0); /* nothing was live */
+}
+
+/* PT_MAP_BLOCKS: 2 pages up to a block boundary, 2 blocks, 3 pages. */
+static void test_blocks_between_pages(void **state)
+{
+	const uint64_t va = 16 * block - 2 * PAGE;
+	const uint64_t size = 2 * PAGE + 2 * block + 3 * PAGE;
+	struct leaf_list l = { 0 };
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), size, PT_R | PT_W, PT_MAP_BLOCKS),
+			 0);
+	pt_for_each_leaf(root, va + size + block, collect, &l);
+	assert_int_equal(l.n, 7);
+	for (unsigned i = 0; i < l.n; i++) {
+		uint64_t want = i >= 2 && i < 4 ? block : PAGE;
+		assert_int_equal(l.size[i], want);
+		assert_int_equal(l.pa[i], pa_of(l.va[i]));
+	}
+	assert_int_equal(l.va[0], va);
+	assert_int_equal(l.va[2], 16 * block);
+	assert_int_equal(l.va[6], va + size - PAGE);
+	assert_maps(16 * block + block / 2, pa_of(16 * block + block / 2), block_level, PT_R | PT_W);
+}
+
+/* An existing leaf stops a mapping: the pages before it are mapped, it keeps its frame. */
+static void test_existing_leaf(void **state)
+{
+	const uint64_t va = 8 * block;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(va + 2 * PAGE), 0x10000 * PAGE, PAGE, USER_RO, 0),
+			 0);
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 4 * PAGE, USER_RW, 0), -EEXIST);
+	assert_maps(va, pa_of(va), last, USER_RW);
+	assert_maps(va + PAGE, pa_of(va + PAGE), last, USER_RW);
+	assert_maps(va + 2 * PAGE, 0x10000 * PAGE, last, USER_RO);
+	assert_unmapped(va + 3 * PAGE);
+	assert_int_equal(page_flushes, 0);
+}
+
+/* PT_MAP_REPLACE: every leaf of the range replaced, and only the replaced ones flushed. */
+static void test_replace(void **state)
+{
+	const uint64_t va = 8 * block;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(va + PAGE), pa_of(va), 2 * PAGE, USER_RO, 0), 0);
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 4 * PAGE, USER_RW, PT_MAP_REPLACE),
+			 0);
+	for (unsigned i = 0; i < 4; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_int_equal(page_flushes, 2);
+}
+
+/* A block where a table already is would drop the subtree: refused. A page under a block
+ * would need splitting it: refused too. */
+static void test_block_and_table_conflicts(void **state)
+{
+	const uint64_t va = 8 * block;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(va + PAGE), pa_of(va + PAGE), PAGE, USER_RW, 0), 0);
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), block, PT_R, PT_MAP_BLOCKS | PT_MAP_REPLACE),
+			 -EEXIST);
+	assert_maps(va + PAGE, pa_of(va + PAGE), last, USER_RW);
+	assert_int_equal(pt_map(root, (uintptr_t)(va + block), pa_of(va + block), block, PT_R,
+				PT_MAP_BLOCKS),
+			 0);
+	assert_int_equal(pt_map(root, (uintptr_t)(va + block + PAGE), pa_of(va), PAGE, PT_R, 0),
+			 -EEXIST);
+}
+
+static void test_unaligned(void **state)
+{
+	assert_int_equal(pt_map(root, (uintptr_t)(8 * block), pa_of(8 * block) + 8, PAGE, PT_R, 0),
+			 -EINVAL);
+	assert_int_equal(pt_map(root, (uintptr_t)(8 * block), pa_of(8 * block), PAGE / 2, PT_R, 0),
+			 -EINVAL);
+	assert_unmapped(8 * block);
+}
+
+/* Unmapping everything gives the tables back, down to the root. */
+static void test_unmap_frees_tables(void **state)
+{
+	const uint64_t va = 32 * block - 3 * PAGE;
+	unsigned before = frames_out;
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 10 * PAGE, USER_RW, 0), 0);
+	assert_int_equal(pt_protect(root, (uintptr_t)va, 10 * PAGE, USER_RO), 0);
+	assert_maps(va + 4 * PAGE, pa_of(va + 4 * PAGE), last, USER_RO);
+	assert_int_equal(pt_unmap(root, va, 10 * PAGE, false), 10);
+	assert_unmapped(va + 4 * PAGE);
+	assert_int_equal(frames_out, before);
+}
+
+/* A process's teardown: frames it owns go back, the image's shared frames do not. */
+static void test_free_ranges(void **state)
+{
+	const uint64_t va = 4 * block;
+	phys_addr_t own = pmm_alloc_pages(0);
+	unsigned before = frames_out;
+	const struct pt_range ranges[] = {
+		{ va, va + 2 * PAGE, true },
+		{ 20 * block, 20 * block + PAGE, false },
+	};
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 2 * PAGE, USER_RO, 0), 0);
+	assert_int_equal(pt_map(root, (uintptr_t)(20 * block), own, PAGE, USER_RW, 0), 0);
+	assert_true(frames_out > before);
+	pt_free_ranges(root, ranges, 2, false);
+	/* Every table below the root, and the owned frame, are back. */
+	assert_int_equal(frames_out, before - 1);
+	assert_unmapped(va);
+}
+
+/* `pt walk` output: one line per level with the entry's description, then the result. */
+static void test_print_walk(void **state)
+{
+	const uint64_t va = 8 * block + 5 * PAGE;
+	struct pt_walk_result w;
+	char want[PTE_DESCRIBE_MAX], line[256];
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), PAGE, USER_RW, 0), 0);
+	pt_walk(root, (uintptr_t)(va + 0x10), &w);
+	pt_print_walk((uintptr_t)(va + 0x10), &w);
+	const struct pt_step *s = &w.steps[w.nr_steps - 1];
+	arch_pte_describe(s->level, s->pte, want, sizeof(want));
+	snprintf(line, sizeof(line), "  L%u table 0x%llx [%4u] %0*llx  %s\n", s->level,
+		 (unsigned long long)s->table_pa, s->index, (int)g->pte_bytes * 2,
+		 (unsigned long long)s->pte, want);
+	assert_non_null(strstr(printed, line));
+	snprintf(line, sizeof(line), "  => 0x%llx -> pa 0x%llx rw%c user\n",
+		 (unsigned long long)(va + 0x10), (unsigned long long)(pa_of(va) + 0x10),
+		 g->always_granted & PT_X ? 'x' : '-');
+	assert_non_null(strstr(printed, line));
+	assert_int_equal(w.nr_steps, last + 1);
+
+	printed_len = 0;
+	pt_walk(root, (uintptr_t)(va + PAGE), &w);
+	pt_print_walk((uintptr_t)(va + PAGE), &w);
+	snprintf(line, sizeof(line), "  => 0x%llx not mapped: translation fails at L%u\n",
+		 (unsigned long long)(va + PAGE), last);
+	assert_non_null(strstr(printed, line));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pages_across_tables, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_blocks_between_pages, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_existing_leaf, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_replace, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_block_and_table_conflicts, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_unaligned, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_unmap_frees_tables, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_free_ranges, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_print_walk, new_root, free_root),
+	};
+
+	return cmocka_run_group_tests_name("pgtable." CONFIG_PRESET, tests, setup, teardown);
+}
