@@ -151,7 +151,7 @@ a64_replace_kernel_root:
 
 /* The kernel stack with its guard below it (see trap_frame.h), and the emergency stack the
  * vectors switch to when the kernel stack has overflowed. */
-	.section .bss.kstack, "aw", %nobits
+	.section .kstack, "aw", %nobits
 	.balign	(2 * KSTACK_SIZE)
 	.globl	a64_kstack_guard, a64_kstack_bottom, a64_kstack_top
 a64_kstack_guard:
