@@ -17,8 +17,8 @@
 
 #define BOOT_POOL_TABLES A64_BOOT_POOL_TABLES
 
-/* Zeroed by head.S's BSS clear before a64_boot_map runs. */
-static uint64_t boot_pool[BOOT_POOL_TABLES][PAGE_SIZE / 8] __aligned(PAGE_SIZE);
+/* head.S's uncleared pool (up to 6 tables of 64 KiB): only the tables handed out are zeroed. */
+extern uint64_t a64_boot_pool[BOOT_POOL_TABLES][PAGE_SIZE / 8];
 static unsigned boot_pool_used;
 uint64_t a64_booted_at_el2;
 /* Physical roots for later: the identity map (for the TTBR1 switch) and an empty table. */
@@ -51,7 +51,10 @@ static uint64_t *boot_alloc_table(void)
 {
 	if (boot_pool_used == BOOT_POOL_TABLES)
 		boot_die("boot table pool exhausted");
-	return boot_pool[boot_pool_used++];
+	uint64_t *table = a64_boot_pool[boot_pool_used++];
+	for (unsigned i = 0; i < PAGE_SIZE / 8; i++)
+		table[i] = 0;
+	return table;
 }
 
 static unsigned boot_index(unsigned level, uint64_t va)

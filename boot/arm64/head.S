@@ -149,9 +149,10 @@ a64_replace_kernel_root:
 	mov	x30, x10
 	ret
 
-/* The kernel stack with its guard below it (see trap_frame.h), and the emergency stack the
- * vectors switch to when the kernel stack has overflowed. */
-	.section .kstack, "aw", %nobits
+/* Memory the kernel initialises itself, so BSS clearing skips it (linker/arm64.ld .noclear):
+ * the kernel stack with its guard below it (see trap_frame.h), the emergency stack the vectors
+ * switch to when the kernel stack has overflowed, and the boot page-table pool. */
+	.section .noclear, "aw", %nobits
 	.balign	(2 * KSTACK_SIZE)
 	.globl	a64_kstack_guard, a64_kstack_bottom, a64_kstack_top
 a64_kstack_guard:
@@ -162,3 +163,7 @@ a64_kstack_top:
 	.globl	a64_emergency_stack_top
 	.space	EMERGENCY_STACK_SIZE
 a64_emergency_stack_top:
+	.balign	PAGE_SIZE
+	.globl	a64_boot_pool
+a64_boot_pool:
+	.space	A64_BOOT_POOL_TABLES * PAGE_SIZE
