@@ -296,6 +296,54 @@ static void test_percent_and_plain(void **state)
 	CHECK("a%cb", 'X');
 }
 
+/* Arguments past the ones passed in registers (arm64 and x86_64 keep a few there, then use the
+ * stack): every kind of argument is read from both places, in every size, interleaved. */
+static void test_many_arguments(void **state)
+{
+	int x;
+	void *p = &x;
+
+	CHECK("%d %lld %s %p %hhd %zu %c %ld %u %llx %s %d %p %hu %jd %td %c %s %llu %x %p %d",
+	      -1, LLONG_MIN, "one", p, 300, SIZE_MAX, 'q', LONG_MIN, UINT_MAX, 0x123456789abcdefULL,
+	      "two", INT_MIN, (void *)NULL, 70000, INTMAX_MAX, (ptrdiff_t)-5, 'z', (char *)NULL,
+	      UINT64_MAX, 0xdeadbeefu, p, 42);
+	CHECK("%*d|%-*s|%.*s|%*.*x|%c%c%c%c%c%c%c%c%c%c|%lld", 12, -7, 9, "ab", 2, "xyz", 10, 6,
+	      0xabcu, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', -1LL);
+}
+
+/* What glibc leaves to the implementation, pinned to what rndbits does: an unknown conversion
+ * prints '%' and its letter (flags, width and length dropped), "%%" ignores a width, a '%' that
+ * ends the format prints nothing, even after flags or a length. */
+static void test_odd_conversions(void **state)
+{
+	char buf[64];
+
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "a%qb%-#5yc"), 7);
+	assert_string_equal(buf, "a%qb%yc");
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "[%5%][%%]"), 6);
+	assert_string_equal(buf, "[%][%]");
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "end%"), 3);
+	assert_string_equal(buf, "end");
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "end%-08.3ll"), 3);
+	assert_string_equal(buf, "end");
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "%lq|%hhk"), 5);
+	assert_string_equal(buf, "%q|%k");
+}
+
+/* Widths and precisions too large to print (glibc refuses them) are held at a bound: the output
+ * is that long, and no arithmetic on them overflows (UBSan watches). One such output only: it
+ * takes seconds. */
+static void test_huge_counts(void **state)
+{
+	char buf[8];
+
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "%*d", INT_MIN, 7), INT_MAX / 4);
+	assert_string_equal(buf, "7      ");
+	assert_int_equal(lib_snprintf(buf, sizeof(buf), "%.4294967297s|%.*s", "abc", INT_MAX, "de"),
+			 6);
+	assert_string_equal(buf, "abc|de");
+}
+
 /* Truncation in detail: every size from 0 to past the length, the return value is always the
  * full length, the terminator lands at size-1, nothing beyond size is touched. */
 static void test_truncation(void **state)
@@ -359,6 +407,9 @@ int main(void)
 		cmocka_unit_test(test_strings_and_chars),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_percent_and_plain),
+		cmocka_unit_test(test_many_arguments),
+		cmocka_unit_test(test_odd_conversions),
+		cmocka_unit_test(test_huge_counts),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_stream_long),
 		cmocka_unit_test(test_table_signed),
