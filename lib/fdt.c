@@ -35,14 +35,6 @@ enum {
 	HDR_SIZE_STRUCT = 36,
 };
 
-/* The two blocks the accessors read, located and size-checked once per call. */
-struct fdt_view {
-	const uint8_t *structs;
-	uint32_t struct_size;
-	const uint8_t *strings;
-	uint32_t strings_size;
-};
-
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -53,48 +45,57 @@ static uint32_t header_field(const void *fdt, unsigned off)
 	return be32((const uint8_t *)fdt + off);
 }
 
-/* Does [off, off + size) lie inside [0, limit)? Written to avoid wrapping. */
+/* Does [off, off + size) lie inside [0, limit)? Written to avoid wrapping (limit - off may
+ * wrap only when off > limit, which fails the first test: both are evaluated, without a
+ * branch). */
 static bool range_ok(uint32_t off, uint32_t size, uint32_t limit)
 {
-	return off <= limit && size <= limit - off;
+	return (off <= limit) & (size <= limit - off);
 }
 
-/* Header consistency against its own totalsize; fills the view on success. */
+/* Names are read only if they end inside the strings block. Cutting the block after its last
+ * NUL, once per view, makes that a bounds check: a name that starts below the cut ends there. */
+static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
+{
+	while (size && strings[size - 1])
+		size--;
+	return size;
+}
+
+/* Header consistency against its own totalsize; fills the view (the two blocks the accessors
+ * read, located and size-checked once per call) on success. The whole header is read before
+ * any of it is checked (fdt_check has made sure the 40 bytes are there), and every check is
+ * evaluated (& rather than &&), so that they are one straight run of code, not a branch each. */
 static bool header_ok(const void *fdt, struct fdt_view *v)
 {
-	uint32_t total, off_struct, off_strings, size_struct;
+	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
+	bool ok;
 
 	if (!fdt || header_field(fdt, HDR_MAGIC) != FDT_MAGIC)
 		return false;
 	total = header_field(fdt, HDR_TOTALSIZE);
-	if (total < FDT_HEADER_BYTES)
-		return false;
-	if (header_field(fdt, HDR_VERSION) < FDT_MIN_VERSION ||
-	    header_field(fdt, HDR_LAST_COMP) > 17)
-		return false;
+	version = header_field(fdt, HDR_VERSION);
 	off_struct = header_field(fdt, HDR_OFF_STRUCT);
 	off_strings = header_field(fdt, HDR_OFF_STRINGS);
+	size_strings = header_field(fdt, HDR_SIZE_STRINGS);
+	off_rsvmap = header_field(fdt, HDR_OFF_RSVMAP);
 	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
-	if (header_field(fdt, HDR_VERSION) >= 17)
-		size_struct = header_field(fdt, HDR_SIZE_STRUCT);
-	else
+	size_struct = header_field(fdt, HDR_SIZE_STRUCT);
+	if (version < 17)
 		size_struct = off_struct <= total ? total - off_struct : 0;
-	if (off_struct < FDT_HEADER_BYTES || (off_struct & 3) ||
-	    !range_ok(off_struct, size_struct, total))
-		return false;
-	if (off_strings < FDT_HEADER_BYTES ||
-	    !range_ok(off_strings, header_field(fdt, HDR_SIZE_STRINGS), total))
-		return false;
-	if (header_field(fdt, HDR_OFF_RSVMAP) < FDT_HEADER_BYTES ||
-	    header_field(fdt, HDR_OFF_RSVMAP) > total)
-		return false;
-	if (v) {
+	ok = (total >= FDT_HEADER_BYTES) & (version >= FDT_MIN_VERSION) &
+	     (header_field(fdt, HDR_LAST_COMP) <= 17) &
+	     (off_struct >= FDT_HEADER_BYTES) & ((off_struct & 3) == 0) &
+	     range_ok(off_struct, size_struct, total) &
+	     (off_strings >= FDT_HEADER_BYTES) & range_ok(off_strings, size_strings, total) &
+	     (off_rsvmap >= FDT_HEADER_BYTES) & (off_rsvmap <= total);
+	if (ok && v) {
 		v->structs = (const uint8_t *)fdt + off_struct;
 		v->struct_size = size_struct;
 		v->strings = (const uint8_t *)fdt + off_strings;
-		v->strings_size = header_field(fdt, HDR_SIZE_STRINGS);
+		v->strings_size = terminated_size(v->strings, size_strings);
 	}
-	return true;
+	return ok;
 }
 
 int fdt_check(const void *fdt, size_t max_size)
@@ -112,16 +113,15 @@ uint32_t fdt_totalsize(const void *fdt)
 	return header_field(fdt, HDR_TOTALSIZE);
 }
 
-/* Length of the NUL-terminated string at p with at most max bytes available, or -1 if no NUL
+/* Length of the NUL-terminated string at p with at most max bytes available; max if no NUL
  * comes first. */
-static int bounded_strlen(const uint8_t *p, uint32_t max)
+static uint32_t bounded_strlen(const uint8_t *p, uint32_t max)
 {
-	uint32_t n;
+	uint32_t n = 0;
 
-	for (n = 0; n < max; n++)
-		if (!p[n])
-			return n <= 0x7fffffffu ? (int)n : -1;
-	return -1;
+	while (n < max && p[n])
+		n++;
+	return n;
 }
 
 static uint32_t align4(uint32_t x)
@@ -142,24 +142,20 @@ struct fdt_tag {
 /* Decode the token at off; false if it, its payload or its strings leave their blocks. */
 static bool read_tag(const struct fdt_view *v, uint32_t off, struct fdt_tag *t)
 {
-	uint32_t size = v->struct_size;
+	uint32_t size = v->struct_size, n;
 	const uint8_t *p;
-	int n;
 
 	if ((off & 3) || !range_ok(off, 4, size))
 		return false;
 	p = v->structs + off;
 	t->token = be32(p);
-	t->name = NULL;
-	t->value = NULL;
-	t->len = 0;
 	switch (t->token) {
 	case FDT_BEGIN_NODE:
 		n = bounded_strlen(p + 4, size - off - 4);
-		if (n < 0)
+		if (n == size - off - 4)
 			return false;
 		t->name = (const char *)(p + 4);
-		t->next = align4(off + 4 + (uint32_t)n + 1);
+		t->next = align4(off + 4 + n + 1);
 		break;
 	case FDT_PROP: {
 		uint32_t nameoff;
@@ -170,8 +166,7 @@ static bool read_tag(const struct fdt_view *v, uint32_t off, struct fdt_tag *t)
 		nameoff = be32(p + 8);
 		if (!range_ok(off + 12, t->len, size))
 			return false;
-		if (nameoff >= v->strings_size ||
-		    bounded_strlen(v->strings + nameoff, v->strings_size - nameoff) < 0)
+		if (nameoff >= v->strings_size)
 			return false;
 		t->name = (const char *)(v->strings + nameoff);
 		t->value = p + 12;
@@ -364,47 +359,43 @@ int fdt_path_offset(const void *fdt, const char *path)
 	return -1;
 }
 
-/* Is compat one of the NUL-separated strings in the len bytes at list? The last string of a
- * corrupt list may lack its NUL: it is compared only up to len. */
-static bool stringlist_contains(const char *list, uint32_t len, const char *compat)
+/* Is s one of the NUL-separated strings in the len bytes at list? One pass over the list,
+ * following how much of s the current string has matched so far. The last string of a corrupt
+ * list may lack its NUL: it never matches. */
+static bool stringlist_contains(const char *list, uint32_t len, const char *s)
 {
-	uint32_t pos = 0;
+	const char *q = s; /* the rest of s to match, or NULL once this string differs */
 
-	while (pos < len) {
-		uint32_t i = 0;
+	for (uint32_t i = 0; i < len; i++) {
+		char c = list[i];
 
-		while (pos + i < len && list[pos + i] && compat[i] == list[pos + i])
-			i++;
-		if (pos + i < len && !list[pos + i] && !compat[i])
-			return true;
-		while (pos < len && list[pos])
-			pos++;
-		pos++;
+		if (q && *q == c) {
+			if (!c)
+				return true;
+			q++;
+		} else {
+			q = c ? NULL : s; /* a NUL starts the next string */
+		}
 	}
 	return false;
 }
 
 int fdt_find_compatible(const void *fdt, const char *compat)
 {
-	struct fdt_view v;
-	struct fdt_tag t;
-	uint32_t off = 0;
+	struct fdt_walk w;
+	struct fdt_item item;
 	int node = -1;
 
-	if (!header_ok(fdt, &v))
+	if (fdt_walk_start(&w, fdt) != 0)
 		return -1;
-	/* One forward pass: remember the current node, look at its "compatible" property. */
-	for (;; off = t.next) {
-		if (!read_tag(&v, off, &t) || t.token == FDT_END)
-			return -1;
-		if (t.token == FDT_BEGIN_NODE)
-			node = off <= 0x7fffffffu ? (int)off : -1;
-		else if (t.token == FDT_PROP && node >= 0 && str_equal(t.name, "compatible") &&
-			 stringlist_contains((const char *)t.value, t.len, compat))
+	while (fdt_walk_next(&w, &item)) {
+		if (item.kind == FDT_ITEM_NODE)
+			node = item.node;
+		else if (item.kind == FDT_ITEM_PROP && fdt_prop_named(&item, "compatible") &&
+			 fdt_prop_has_string(&item, compat))
 			return node;
-		else if (t.token == FDT_END_NODE)
-			node = -1; /* properties after a child belong to no node we report */
 	}
+	return -1;
 }
 
 static unsigned cells_prop(const void *fdt, int node, const char *name, unsigned dflt)
@@ -434,4 +425,77 @@ uint64_t fdt_read_cells(const void *p, unsigned n)
 	for (i = 0; i < n; i++)
 		v = v << 32 | be32(b + 4 * i);
 	return v;
+}
+
+int fdt_walk_start(struct fdt_walk *w, const void *fdt)
+{
+	/* Node offsets are ints: a structure block too large for them is refused. */
+	if (!header_ok(fdt, &w->v) || w->v.struct_size > 0x7fffffffu)
+		return -1;
+	w->off = 0;
+	w->open = 0;
+	w->in_props = false;
+	w->done = false;
+	return 0;
+}
+
+bool fdt_walk_next(struct fdt_walk *w, struct fdt_item *item)
+{
+	struct fdt_tag t;
+
+	while (!w->done && read_tag(&w->v, w->off, &t)) {
+		uint32_t off = w->off;
+
+		w->off = t.next;
+		switch (t.token) {
+		case FDT_BEGIN_NODE:
+			item->kind = FDT_ITEM_NODE;
+			item->depth = w->open++;
+			item->node = (int)off;
+			item->name = t.name;
+			w->in_props = true;
+			return true;
+		case FDT_PROP:
+			if (!w->in_props)
+				continue;
+			item->kind = FDT_ITEM_PROP;
+			item->depth = w->open - 1;
+			item->name = t.name;
+			item->value = t.value;
+			item->len = t.len;
+			return true;
+		case FDT_END_NODE:
+			if (w->open == 0)
+				break; /* a node ended before any began */
+			item->kind = FDT_ITEM_NODE_END;
+			item->depth = --w->open;
+			w->in_props = false;
+			w->done = w->open == 0; /* the root has ended, and the walk with it */
+			return true;
+		case FDT_NOP:
+			continue;
+		}
+		break; /* FDT_END */
+	}
+	w->done = true;
+	return false;
+}
+
+bool fdt_node_named(const struct fdt_item *node, const char *base)
+{
+	const char *name = node->name;
+
+	while (*base && *name == *base)
+		name++, base++;
+	return !*base && (!*name || *name == '@');
+}
+
+bool fdt_prop_named(const struct fdt_item *prop, const char *name)
+{
+	return str_equal(prop->name, name);
+}
+
+bool fdt_prop_has_string(const struct fdt_item *prop, const char *s)
+{
+	return stringlist_contains(prop->value, prop->len, s);
 }

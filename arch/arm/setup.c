@@ -4,7 +4,6 @@
 #include <boot.h>
 #include <kernel.h>
 #include <lib/fdt.h>
-#include <lib/string.h>
 #include <sections.h>
 #include <asm/cp15.h>
 #include "arm.h"
@@ -36,13 +35,13 @@ static void clamp_ram_to_lowmem(struct boot_info *bi)
 	}
 }
 
-static void find_psci_conduit(const void *dtb)
+/* /psci's "method" names the conduit (the default is hvc). */
+static void set_psci_conduit(const struct fdt_item *method)
 {
-	int node = fdt_path_offset(dtb, "/psci"), len;
-	const char *method = node >= 0 ? fdt_getprop(dtb, node, "method", &len) : NULL;
-
-	arm_set_psci_conduit(method && len == 4 && !memcmp(method, "smc", 4));
+	arm_set_psci_conduit(fdt_prop_has_string(method, "smc"));
 }
+
+static const struct boot_dtb_request psci_request = { "psci", "method", set_psci_conduit };
 
 /* As on Linux, user code may read the virtual counter (CNTKCTL.PL0VCTEN) but not the physical
  * one or the timers. */
@@ -57,12 +56,10 @@ void arch_start(void)
 
 	arch_console_init();
 	allow_user_counter();
-	if (boot_parse_dtb(bi, __va(ARM_DTB_PA), ARM_DTB_PA) != 0) {
+	if (boot_parse_dtb(bi, __va(ARM_DTB_PA), ARM_DTB_PA, &psci_request) != 0) {
 		printk("arm: no valid DTB at %#x, assuming %u MiB of RAM at %#x\n",
 		       (unsigned)ARM_DTB_PA, QEMU_VIRT_DEFAULT_RAM >> 20, (unsigned)ARM_PHYS_OFFSET);
 		boot_add_ram(bi, ARM_PHYS_OFFSET, QEMU_VIRT_DEFAULT_RAM);
-	} else {
-		find_psci_conduit(bi->dtb);
 	}
 	clamp_ram_to_lowmem(bi);
 	/* The image includes the boot translation table and the boot stacks. */

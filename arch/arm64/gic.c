@@ -39,13 +39,13 @@ static inline volatile uint8_t *reg8(phys_addr_t base, unsigned off)
 	return (volatile uint8_t *)(IO_ADDRESS(base) + off);
 }
 
-void a64_gic_probe(const void *dtb)
+/* Shown every "compatible" property of the DTB by boot_parse_dtb: a GICv2 anywhere in the tree
+ * wins, else a GICv3. */
+void a64_gic_probe(const struct fdt_item *compatible)
 {
-	if (!dtb)
-		return;
-	if (fdt_find_compatible(dtb, "arm,cortex-a15-gic") >= 0)
+	if (fdt_prop_has_string(compatible, "arm,cortex-a15-gic"))
 		gic_version = 2;
-	else if (fdt_find_compatible(dtb, "arm,gic-v3") >= 0)
+	else if (gic_version == 0 && fdt_prop_has_string(compatible, "arm,gic-v3"))
 		gic_version = 3;
 }
 

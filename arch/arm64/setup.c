@@ -9,6 +9,8 @@
 void arch_start(void);
 
 static struct boot_info boot_info;
+/* The interrupt controller's version, from the "compatible" lists of the DTB (gic.c). */
+static const struct boot_dtb_request gic_request = { NULL, "compatible", a64_gic_probe };
 
 /* The boot mapping covers LINEAR_MAP_MAX of RAM, and pmm_init runs before the real tables exist,
  * so RAM beyond it cannot be used. */
@@ -35,11 +37,10 @@ void arch_start(void)
 	struct boot_info *bi = &boot_info;
 
 	arch_console_init();
-	if (boot_parse_dtb(bi, __va(PHYS_OFFSET), PHYS_OFFSET) != 0)
+	if (boot_parse_dtb(bi, __va(PHYS_OFFSET), PHYS_OFFSET, &gic_request) != 0)
 		panic("arm64: no valid DTB at %#lx (load the ELF at or above 0x40100000)",
 		      (unsigned long)PHYS_OFFSET);
 	clamp_ram_to_linear_map(bi);
-	a64_gic_probe(bi->dtb);
 	/* The image includes BSS, the boot tables and the kernel stack. */
 	boot_add_reserved(bi, __pa(__kernel_start), (uint64_t)(__kernel_end - __kernel_start));
 	kernel_main(bi);

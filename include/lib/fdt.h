@@ -30,6 +30,7 @@ int fdt_next_child(const void *fdt, int node, int prev);
 const char *fdt_node_name(const void *fdt, int node);
 /* Find the first node (in blob order) whose "compatible" list contains compat, or -1. */
 int fdt_find_compatible(const void *fdt, const char *compat);
+
 /* #address-cells / #size-cells of a node (defaults 2 and 1 as the spec says, also when the
  * property is malformed). They describe the node's children's "reg". The value is returned as
  * found: check it is 1 or 2 before using it with fdt_read_cells. */
@@ -38,5 +39,62 @@ unsigned fdt_size_cells(const void *fdt, int node);
 /* Big-endian cell reading: n cells at p (reads 4 * n bytes; n = 0 gives 0; with n > 2 only
  * the last two cells survive). */
 uint64_t fdt_read_cells(const void *p, unsigned n);
+
+/* One forward pass over the whole tree, for a caller that wants several things from it (boot
+ * code: RAM, /chosen, the interrupt controller) without a lookup, and so a walk, per thing:
+ *
+ *	if (fdt_walk_start(&w, fdt) == 0)
+ *		while (fdt_walk_next(&w, &item))
+ *			...
+ *
+ * Items come in blob order: a node (FDT_ITEM_NODE), its properties (FDT_ITEM_PROP), its
+ * children (each in the same way), its end (FDT_ITEM_NODE_END). The walk ends after the root's
+ * end, at FDT_END, or at the first corrupt token, with all the checks the functions above make:
+ * whatever it handed out until then is valid. Properties placed after a child (which belong to
+ * no node) are passed over, as fdt_getprop does. */
+enum fdt_item_kind {
+	FDT_ITEM_NODE,
+	FDT_ITEM_PROP,
+	FDT_ITEM_NODE_END,
+};
+
+struct fdt_item {
+	enum fdt_item_kind kind;
+	unsigned depth;    /* of the node begun, ended, or holding the property: 0 for the root */
+	int node;          /* FDT_ITEM_NODE: the offset the functions above take */
+	const char *name;  /* node name with unit address ("" for the root), or property name */
+	const void *value; /* FDT_ITEM_PROP: len bytes inside the structure block; unaligned */
+	uint32_t len;
+};
+
+/* The structure and strings blocks as the header describes them (private to lib/fdt.c). */
+struct fdt_view {
+	const uint8_t *structs;
+	uint32_t struct_size;
+	const uint8_t *strings;
+	uint32_t strings_size; /* up to its last NUL, so that every name below ends inside */
+};
+
+struct fdt_walk {
+	/* Private to lib/fdt.c. */
+	struct fdt_view v;
+	uint32_t off;  /* the next token */
+	unsigned open; /* nodes begun and not yet ended */
+	bool in_props; /* still in the properties of the node begun last */
+	bool done;
+};
+
+/* Start a walk: 0, or -1 if the header is not valid (as fdt_check, without the size bound). */
+int fdt_walk_start(struct fdt_walk *w, const void *fdt);
+/* The next item, or false at the end of the walk. */
+bool fdt_walk_next(struct fdt_walk *w, struct fdt_item *item);
+/* Is the node called base (given without a unit address), with or without one? "psci"
+ * matches "psci" and "psci@0", not "psci-x". */
+bool fdt_node_named(const struct fdt_item *node, const char *base);
+/* Is the property called name? */
+bool fdt_prop_named(const struct fdt_item *prop, const char *name);
+/* Is s one of the NUL-separated strings of the property (a "compatible" list; or a single
+ * string such as device_type)? A last string without its NUL (a corrupt list) never matches. */
+bool fdt_prop_has_string(const struct fdt_item *prop, const char *s);
 
 #endif

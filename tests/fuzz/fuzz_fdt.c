@@ -4,8 +4,10 @@
  *
  * Checked: no read outside the blob (ASan), every walk ends (libFuzzer's timeout), every node
  * offset handed out names a node whose name ends inside the blob, children come after their
- * parent and siblings in order, property values lie inside the blob, and boot_info stays
- * within its arrays with a NUL-terminated command line and a seed of at most 64 bytes. */
+ * parent and siblings in order, property values lie inside the blob, the one-pass walk
+ * (fdt_walk_next) hands out nodes the other functions accept, depths that nest, and properties
+ * fdt_getprop finds; boot_info stays within its arrays with a NUL-terminated command line and a
+ * seed of at most 64 bytes, and does not depend on what the arch asks boot_parse_dtb for. */
 #include "lib_under_test.h"
 #include <boot.h>
 
@@ -81,6 +83,54 @@ static void walk(const struct blob *b, int node, unsigned depth, unsigned *count
 	}
 }
 
+/* The one-pass walk: nodes in blob order that the other functions accept, depths that nest,
+ * properties inside the blob that fdt_getprop finds (the first of that name, at or before). */
+static void check_walk(const struct blob *b)
+{
+	struct fdt_walk w;
+	struct fdt_item item;
+	int node = -1;
+	unsigned open = 0;
+
+	if (fdt_walk_start(&w, b->start) != 0)
+		return;
+	while (fdt_walk_next(&w, &item)) {
+		FUZZ_CHECK(inside(b, item.name, strnlen(item.name, b->size) + 1));
+		if (item.kind == FDT_ITEM_NODE) {
+			FUZZ_CHECK(item.node > node && item.depth == open);
+			FUZZ_CHECK(fdt_node_name(b->start, item.node) == item.name);
+			node = item.node;
+			open++;
+		} else if (item.kind == FDT_ITEM_PROP) {
+			int len;
+			const uint8_t *v = fdt_getprop(b->start, node, item.name, &len);
+
+			FUZZ_CHECK(open > 0 && item.depth == open - 1);
+			FUZZ_CHECK(inside(b, item.value, item.len));
+			FUZZ_CHECK(v != NULL && v <= (const uint8_t *)item.value);
+			sink ^= (uint8_t)fdt_prop_has_string(&item, "arm,gic-v3");
+		} else {
+			FUZZ_CHECK(item.kind == FDT_ITEM_NODE_END && open > 0 && item.depth == --open);
+		}
+	}
+	FUZZ_CHECK(!fdt_walk_next(&w, &item));
+}
+
+/* What boot_parse_dtb hands the arch: properties inside the blob, of the name asked for. */
+static const struct blob *arch_blob;
+
+static void arch_found(const struct fdt_item *prop)
+{
+	FUZZ_CHECK(prop->kind == FDT_ITEM_PROP);
+	FUZZ_CHECK(inside(arch_blob, prop->name, strlen(prop->name) + 1));
+	FUZZ_CHECK(inside(arch_blob, prop->value, prop->len));
+	FUZZ_CHECK(fdt_prop_named(prop, "compatible") || fdt_prop_named(prop, "method"));
+	sink ^= (uint8_t)fdt_prop_has_string(prop, "arm,cortex-a15-gic");
+}
+
+static const struct boot_dtb_request gic_request = { NULL, "compatible", arch_found };
+static const struct boot_dtb_request psci_request = { "psci", "method", arch_found };
+
 static void check_boot_info(const struct blob *b, const struct boot_info *bi)
 {
 	FUZZ_CHECK(bi->nr_ram <= BOOT_MAX_REGIONS);
@@ -127,16 +177,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(fdt_node_name(copy, -1) == NULL);
 		FUZZ_CHECK(fdt_getprop(copy, -5, "reg", NULL) == NULL);
 
-		struct boot_info bi;
+		check_walk(&b);
+
+		/* As arm64 and arm call it; the arch's request changes nothing else. */
+		struct boot_info bi, bi_arm;
 		memset(&bi, 0, sizeof(bi));
-		FUZZ_CHECK(boot_parse_dtb(&bi, copy, 0x48000000) == 0);
+		memset(&bi_arm, 0, sizeof(bi_arm));
+		arch_blob = &b;
+		FUZZ_CHECK(boot_parse_dtb(&bi, copy, 0x48000000, &gic_request) == 0);
 		check_boot_info(&b, &bi);
+		FUZZ_CHECK(boot_parse_dtb(&bi_arm, copy, 0x48000000, &psci_request) == 0);
+		FUZZ_CHECK(memcmp(&bi, &bi_arm, sizeof(bi)) == 0);
 	} else {
 		struct boot_info bi;
 		memset(&bi, 0, sizeof(bi));
 		/* boot_parse_dtb checks against 2 MiB: only call it when the header fits the input. */
 		if (size >= 40 && fdt_totalsize(copy) <= size)
-			FUZZ_CHECK(boot_parse_dtb(&bi, copy, 0x48000000) == -1);
+			FUZZ_CHECK(boot_parse_dtb(&bi, copy, 0x48000000, &gic_request) == -1);
 	}
 	free(copy);
 	return 0;

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +217,180 @@ static void test_good_blob(void **state)
 	free(fdt);
 }
 
+/* The walk hands out the whole tree in blob order: nodes with their depth, their properties,
+ * their ends; NOPs are skipped. */
+static void test_walk_good(void **state)
+{
+	static const struct {
+		enum fdt_item_kind kind;
+		unsigned depth;
+		const char *name;
+	} expect[] = {
+		{ FDT_ITEM_NODE, 0, "" },
+		{ FDT_ITEM_PROP, 0, "#address-cells" },
+		{ FDT_ITEM_PROP, 0, "#size-cells" },
+		{ FDT_ITEM_PROP, 0, "compatible" },
+		{ FDT_ITEM_NODE, 1, "chosen" },
+		{ FDT_ITEM_PROP, 1, "bootargs" },
+		{ FDT_ITEM_PROP, 1, "rng-seed" },
+		{ FDT_ITEM_PROP, 1, "kaslr-seed" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "memory@40000000" },
+		{ FDT_ITEM_PROP, 1, "device_type" },
+		{ FDT_ITEM_PROP, 1, "reg" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "pl011@9000000" },
+		{ FDT_ITEM_PROP, 1, "compatible" },
+		{ FDT_ITEM_PROP, 1, "reg" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "psci" },
+		{ FDT_ITEM_PROP, 1, "compatible" },
+		{ FDT_ITEM_PROP, 1, "method" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "cpus" },
+		{ FDT_ITEM_PROP, 1, "#address-cells" },
+		{ FDT_ITEM_PROP, 1, "#size-cells" },
+		{ FDT_ITEM_NODE, 2, "cpu@0" },
+		{ FDT_ITEM_PROP, 2, "reg" },
+		{ FDT_ITEM_NODE_END, 2, NULL },
+		{ FDT_ITEM_NODE, 2, "cpu@1" },
+		{ FDT_ITEM_PROP, 2, "reg" },
+		{ FDT_ITEM_NODE_END, 2, NULL },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "memory@100000000" },
+		{ FDT_ITEM_PROP, 1, "device_type" },
+		{ FDT_ITEM_PROP, 1, "reg" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE, 1, "flags" },
+		{ FDT_ITEM_PROP, 1, "empty" },
+		{ FDT_ITEM_PROP, 1, "compatible" },
+		{ FDT_ITEM_NODE_END, 1, NULL },
+		{ FDT_ITEM_NODE_END, 0, NULL },
+	};
+	size_t size, n = 0;
+	uint8_t *fdt = build_virt(&size, NULL);
+	struct fdt_walk w;
+	struct fdt_item item;
+
+	assert_int_equal(fdt_walk_start(&w, fdt), 0);
+	while (fdt_walk_next(&w, &item)) {
+		assert_true(n < ARRAY_SIZE(expect));
+		assert_int_equal(item.kind, expect[n].kind);
+		assert_int_equal(item.depth, expect[n].depth);
+		if (expect[n].name)
+			assert_string_equal(item.name, expect[n].name);
+		if (item.kind == FDT_ITEM_NODE && item.depth == 1) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/%s", item.name);
+			assert_int_equal(item.node, fdt_path_offset(fdt, path));
+		}
+		if (item.kind == FDT_ITEM_PROP && !strcmp(item.name, "bootargs")) {
+			assert_int_equal(item.len, sizeof(bootargs));
+			assert_memory_equal(item.value, bootargs, sizeof(bootargs));
+		}
+		n++;
+	}
+	assert_int_equal(n, ARRAY_SIZE(expect));
+	assert_false(fdt_walk_next(&w, &item));
+	free(fdt);
+}
+
+/* The matching helpers: names with and without unit addresses, string lists. */
+static void test_walk_helpers(void **state)
+{
+	struct fdt_item node = { .kind = FDT_ITEM_NODE, .name = "psci@0" };
+	struct fdt_item prop = { .kind = FDT_ITEM_PROP, .name = "compatible" };
+	static const char list[] = "arm,gic-400\0arm,cortex-a15-gic";
+
+	assert_true(fdt_node_named(&node, "psci"));
+	assert_false(fdt_node_named(&node, "psc"));
+	assert_false(fdt_node_named(&node, "psci@"));
+	node.name = "psci";
+	assert_true(fdt_node_named(&node, "psci"));
+	node.name = "psci-x";
+	assert_false(fdt_node_named(&node, "psci"));
+	node.name = "";
+	assert_true(fdt_node_named(&node, ""));
+	assert_false(fdt_node_named(&node, "chosen"));
+
+	assert_true(fdt_prop_named(&prop, "compatible"));
+	assert_false(fdt_prop_named(&prop, "compatibl"));
+	assert_false(fdt_prop_named(&prop, "compatibles"));
+
+	prop.value = list;
+	prop.len = sizeof(list);
+	assert_true(fdt_prop_has_string(&prop, "arm,gic-400"));
+	assert_true(fdt_prop_has_string(&prop, "arm,cortex-a15-gic"));
+	assert_false(fdt_prop_has_string(&prop, "arm,gic"));
+	assert_false(fdt_prop_has_string(&prop, "arm,cortex-a15-gic-x"));
+	assert_false(fdt_prop_has_string(&prop, ""));
+	/* Without its NUL the last string never matches; nothing past len is read. */
+	prop.len = sizeof(list) - 1;
+	assert_true(fdt_prop_has_string(&prop, "arm,gic-400"));
+	assert_false(fdt_prop_has_string(&prop, "arm,cortex-a15-gic"));
+	prop.len = 0;
+	assert_false(fdt_prop_has_string(&prop, "arm,gic-400"));
+}
+
+/* Properties after a child belong to no node and are passed over; the walk ends with the root
+ * (whatever follows it) and at FDT_END inside open nodes. */
+static void test_walk_odd_shapes(void **state)
+{
+	struct fdtw w;
+	struct fdt_walk walk;
+	struct fdt_item item;
+	size_t size;
+	uint8_t *fdt;
+	unsigned props = 0, nodes = 0, ends = 0;
+
+	fdtw_init(&w);
+	fdtw_nop(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_prop_u32(&w, "a", 1);
+	fdtw_begin_node(&w, "child");
+	fdtw_end_node(&w);
+	fdtw_prop_u32(&w, "stray", 2); /* after a child */
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "second-root");
+	fdtw_prop_u32(&w, "b", 3);
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	assert_int_equal(fdt_walk_start(&walk, fdt), 0);
+	while (fdt_walk_next(&walk, &item)) {
+		if (item.kind == FDT_ITEM_PROP) {
+			assert_string_equal(item.name, "a");
+			props++;
+		}
+		nodes += item.kind == FDT_ITEM_NODE;
+		ends += item.kind == FDT_ITEM_NODE_END;
+	}
+	assert_int_equal(props, 1);
+	assert_int_equal(nodes, 2);
+	assert_int_equal(ends, 2);
+	assert_int_equal(fdt_find_compatible(fdt, "x"), -1);
+	free(fdt);
+
+	/* A node ending before any began ends the walk. */
+	fdtw_init(&w);
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	assert_int_equal(fdt_walk_start(&walk, fdt), 0);
+	assert_false(fdt_walk_next(&walk, &item));
+	free(fdt);
+
+	/* A bad header refuses the walk. */
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	fdtw_put_be32(fdt + FDTW_MAGIC, 0);
+	assert_int_equal(fdt_walk_start(&walk, fdt), -1);
+	free(fdt);
+}
+
 /* Read everything reachable, the way boot code would; the results only have to be safe. */
 static void walk(const void *fdt, int node, int depth)
 {
@@ -236,12 +411,57 @@ static void walk(const void *fdt, int node, int depth)
 		walk(fdt, child, depth + 1);
 }
 
+/* The one-pass walk over everything, with the matching helpers on every item. Every node it
+ * hands out is one the other functions accept, and every property is one fdt_getprop finds. */
+static void walk_all(const void *fdt)
+{
+	struct fdt_walk w;
+	struct fdt_item item;
+	int node = -1;
+	unsigned open = 0;
+
+	if (fdt_walk_start(&w, fdt) != 0)
+		return;
+	while (fdt_walk_next(&w, &item)) {
+		switch (item.kind) {
+		case FDT_ITEM_NODE:
+			assert_true(item.node > node);
+			assert_int_equal(item.depth, open);
+			assert_ptr_equal(fdt_node_name(fdt, item.node), item.name);
+			(void)fdt_node_named(&item, "memory");
+			node = item.node;
+			open++;
+			break;
+		case FDT_ITEM_PROP: {
+			int len;
+			const void *v = fdt_getprop(fdt, node, item.name, &len);
+
+			assert_int_equal(item.depth + 1, open);
+			assert_non_null(v);
+			assert_true((const uint8_t *)v <= (const uint8_t *)item.value);
+			(void)fdt_prop_named(&item, "compatible");
+			(void)fdt_prop_has_string(&item, "arm,pl011");
+			(void)fdt_prop_has_string(&item, "");
+			break;
+		}
+		case FDT_ITEM_NODE_END:
+			assert_true(open > 0);
+			assert_int_equal(item.depth, --open);
+			break;
+		default:
+			fail_msg("item kind %d", item.kind);
+		}
+	}
+	assert_false(fdt_walk_next(&w, &item)); /* and it stays ended */
+}
+
 static void exercise(const void *fdt)
 {
 	static const char *const paths[] = { "/", "/chosen", "/memory", "/cpus/cpu@1", "/psci",
 					     "/flags", "/nosuch/x" };
 
 	walk(fdt, 0, 0);
+	walk_all(fdt);
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		int node = fdt_path_offset(fdt, paths[i]);
 		if (node >= 0)
@@ -602,6 +822,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_blob),
 		cmocka_unit_test(test_exercise_good),
+		cmocka_unit_test(test_walk_good),
+		cmocka_unit_test(test_walk_helpers),
+		cmocka_unit_test(test_walk_odd_shapes),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_properties),

@@ -44,6 +44,38 @@ static unsigned count_nodes(const void *fdt, int node)
 	return n;
 }
 
+/* The one-pass walk boot code uses sees the same tree: every node begun and ended, the memory
+ * node's properties, the GIC where QEMU puts it. */
+static void check_walk(const void *fdt, unsigned nodes)
+{
+	struct fdt_walk w;
+	struct fdt_item item, node = { 0 };
+	unsigned begun = 0, ended = 0, memory_props = 0;
+	int gic = -1;
+
+	assert_int_equal(fdt_walk_start(&w, fdt), 0);
+	while (fdt_walk_next(&w, &item)) {
+		if (item.kind == FDT_ITEM_NODE) {
+			node = item;
+			begun++;
+		} else if (item.kind == FDT_ITEM_NODE_END) {
+			ended++;
+		} else if (fdt_prop_named(&item, "compatible")) {
+			if (gic < 0 && fdt_prop_has_string(&item, "arm,cortex-a15-gic"))
+				gic = node.node;
+		} else if (node.depth == 1 && fdt_node_named(&node, "memory") &&
+			   (fdt_prop_named(&item, "reg") ||
+			    (fdt_prop_named(&item, "device_type") && fdt_prop_has_string(&item, "memory")))) {
+			memory_props++;
+		}
+	}
+	assert_int_equal(begun, nodes);
+	assert_int_equal(ended, nodes);
+	assert_int_equal(memory_props, 2);
+	assert_true(gic > 0);
+	assert_string_equal(fdt_node_name(fdt, gic), "intc@8000000");
+}
+
 static void check_virt(const char *path)
 {
 	size_t size;
@@ -110,6 +142,7 @@ static void check_virt(const char *path)
 	unsigned n = count_nodes(fdt, 0);
 	printf("%s: %u nodes\n", path, n);
 	assert_true(n > 40);
+	check_walk(fdt, n);
 	free(fdt);
 }
 

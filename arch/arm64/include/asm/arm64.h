@@ -34,7 +34,8 @@ extern char a64_vectors[];
 
 void a64_replace_kernel_root(phys_addr_t new_ttbr1, phys_addr_t idmap_ttbr0,
 			     phys_addr_t empty_ttbr0, uint64_t phys_minus_virt);
-void a64_gic_probe(const void *dtb);
+struct fdt_item;
+void a64_gic_probe(const struct fdt_item *compatible);
 void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
 							uint64_t size, const char *what));
 void a64_gic_init(void);
