@@ -227,7 +227,9 @@ static void format_integer(struct field *fl, const struct spec *sp, const struct
 	uint64_t mag = (v ^ (0 - (uint64_t)negative)) + negative;
 	char sign = sign_chars[negative * 4 + (sp->flags / F_PLUS & 3)];
 	bool alt = sp->flags & F_ALT;
-	/* Zero is one digit, which an explicit zero precision drops. */
+	/* Zero is one digit, which an explicit zero precision drops. The digits are written into
+	 * fl->buf, not read from it (cppcheck's whole-program pass thinks otherwise). */
+	/* cppcheck-suppress ctuuninitvar */
 	int ndigits = to_digits(fl->buf + sizeof(fl->buf), mag, c) - ((sp->prec == 0) & (mag == 0));
 	/* '#': "0x" before a non-zero hex value; for octal, a first digit that is a zero. */
 	bool hex_prefix = alt & (mag != 0) & (c->alt_prefix[0] != 0);
