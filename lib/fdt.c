@@ -62,16 +62,21 @@ static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
 	return size;
 }
 
-/* Header consistency against its own totalsize; fills the view (the two blocks the accessors
- * read, located and size-checked once per call) on success. The whole header is read before
- * any of it is checked (fdt_check has made sure the 40 bytes are there), and every check is
- * evaluated (& rather than &&), so that they are one straight run of code, not a branch each. */
-static bool header_ok(const void *fdt, struct fdt_view *v)
+/* The accessors other than fdt_check and fdt_walk_start trust the totalsize fdt_check has
+ * checked against the memory that holds the blob. */
+#define CHECKED_SIZE ((size_t)-1)
+
+/* Header consistency against its own totalsize and the max_size bytes of memory that hold the
+ * blob; fills the view (the two blocks the accessors read, located and size-checked once per
+ * call) on success. Once the 40 bytes are known to be there, the whole header is read before any
+ * of it is checked, and every check is evaluated (& rather than &&), so that they are one
+ * straight run of code, not a branch each. */
+static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 {
 	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
 	bool ok;
 
-	if (!fdt || header_field(fdt, HDR_MAGIC) != FDT_MAGIC)
+	if (!fdt || max_size < FDT_HEADER_BYTES || header_field(fdt, HDR_MAGIC) != FDT_MAGIC)
 		return false;
 	total = header_field(fdt, HDR_TOTALSIZE);
 	version = header_field(fdt, HDR_VERSION);
@@ -83,10 +88,11 @@ static bool header_ok(const void *fdt, struct fdt_view *v)
 	size_struct = header_field(fdt, HDR_SIZE_STRUCT);
 	if (version < 17)
 		size_struct = off_struct <= total ? total - off_struct : 0;
-	ok = (total >= FDT_HEADER_BYTES) & (version >= FDT_MIN_VERSION) &
+	/* A structure block too large for node offsets (ints) is refused too. */
+	ok = (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
 	     (header_field(fdt, HDR_LAST_COMP) <= 17) &
 	     (off_struct >= FDT_HEADER_BYTES) & ((off_struct & 3) == 0) &
-	     range_ok(off_struct, size_struct, total) &
+	     range_ok(off_struct, size_struct, total) & (size_struct <= 0x7fffffffu) &
 	     (off_strings >= FDT_HEADER_BYTES) & range_ok(off_strings, size_strings, total) &
 	     (off_rsvmap >= FDT_HEADER_BYTES) & (off_rsvmap <= total);
 	if (ok && v) {
@@ -100,12 +106,7 @@ static bool header_ok(const void *fdt, struct fdt_view *v)
 
 int fdt_check(const void *fdt, size_t max_size)
 {
-	/* The header itself must fit before any field of it is read. */
-	if (!fdt || max_size < FDT_HEADER_BYTES)
-		return -1;
-	if (!header_ok(fdt, NULL) || header_field(fdt, HDR_TOTALSIZE) > max_size)
-		return -1;
-	return 0;
+	return header_ok(fdt, max_size, NULL) ? 0 : -1;
 }
 
 uint32_t fdt_totalsize(const void *fdt)
@@ -253,7 +254,7 @@ int fdt_next_child(const void *fdt, int node, int prev)
 	struct fdt_tag t;
 	uint32_t off;
 
-	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+	if (!header_ok(fdt, CHECKED_SIZE, &v) || !read_node(&v, node, &t))
 		return -1;
 	if (prev == -1) {
 		if (!first_child_slot(&v, (uint32_t)node, &off))
@@ -271,7 +272,7 @@ const char *fdt_node_name(const void *fdt, int node)
 	struct fdt_view v;
 	struct fdt_tag t;
 
-	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+	if (!header_ok(fdt, CHECKED_SIZE, &v) || !read_node(&v, node, &t))
 		return NULL;
 	return t.name;
 }
@@ -291,7 +292,7 @@ const void *fdt_getprop(const void *fdt, int node, const char *name, int *len)
 
 	if (len)
 		*len = -1;
-	if (!header_ok(fdt, &v) || !read_node(&v, node, &t))
+	if (!header_ok(fdt, CHECKED_SIZE, &v) || !read_node(&v, node, &t))
 		return NULL;
 	for (off = t.next;; off = t.next) {
 		if (!read_tag(&v, off, &t))
@@ -332,7 +333,7 @@ int fdt_path_offset(const void *fdt, const char *path)
 	struct fdt_tag t;
 	int node = 0;
 
-	if (!path || path[0] != '/' || !header_ok(fdt, &v))
+	if (!path || path[0] != '/' || !header_ok(fdt, CHECKED_SIZE, &v))
 		return -1;
 	/* The root may be preceded by NOPs. */
 	node = sibling_at(&v, 0);
@@ -386,7 +387,7 @@ int fdt_find_compatible(const void *fdt, const char *compat)
 	struct fdt_item item;
 	int node = -1;
 
-	if (fdt_walk_start(&w, fdt) != 0)
+	if (fdt_walk_start(&w, fdt, CHECKED_SIZE) != 0)
 		return -1;
 	while (fdt_walk_next(&w, &item)) {
 		if (item.kind == FDT_ITEM_NODE)
@@ -427,10 +428,9 @@ uint64_t fdt_read_cells(const void *p, unsigned n)
 	return v;
 }
 
-int fdt_walk_start(struct fdt_walk *w, const void *fdt)
+int fdt_walk_start(struct fdt_walk *w, const void *fdt, size_t max_size)
 {
-	/* Node offsets are ints: a structure block too large for them is refused. */
-	if (!header_ok(fdt, &w->v) || w->v.struct_size > 0x7fffffffu)
+	if (!header_ok(fdt, max_size, &w->v))
 		return -1;
 	w->off = 0;
 	w->open = 0;

@@ -43,7 +43,7 @@ uint64_t fdt_read_cells(const void *p, unsigned n);
 /* One forward pass over the whole tree, for a caller that wants several things from it (boot
  * code: RAM, /chosen, the interrupt controller) without a lookup, and so a walk, per thing:
  *
- *	if (fdt_walk_start(&w, fdt) == 0)
+ *	if (fdt_walk_start(&w, fdt, max_size) == 0)
  *		while (fdt_walk_next(&w, &item))
  *			...
  *
@@ -84,8 +84,9 @@ struct fdt_walk {
 	bool done;
 };
 
-/* Start a walk: 0, or -1 if the header is not valid (as fdt_check, without the size bound). */
-int fdt_walk_start(struct fdt_walk *w, const void *fdt);
+/* Start a walk over the blob in the max_size bytes at fdt, checked as fdt_check does (a caller
+ * that has called fdt_check may pass (size_t)-1): 0, or -1 if it is not valid. */
+int fdt_walk_start(struct fdt_walk *w, const void *fdt, size_t max_size);
 /* The next item, or false at the end of the walk. */
 bool fdt_walk_next(struct fdt_walk *w, struct fdt_item *item);
 /* Is the node called base (given without a unit address), with or without one? "psci"

@@ -92,7 +92,7 @@ static void check_walk(const struct blob *b)
 	int node = -1;
 	unsigned open = 0;
 
-	if (fdt_walk_start(&w, b->start) != 0)
+	if (fdt_walk_start(&w, b->start, b->size) != 0)
 		return;
 	while (fdt_walk_next(&w, &item)) {
 		FUZZ_CHECK(inside(b, item.name, strnlen(item.name, b->size) + 1));

@@ -272,7 +272,11 @@ static void test_walk_good(void **state)
 	struct fdt_walk w;
 	struct fdt_item item;
 
-	assert_int_equal(fdt_walk_start(&w, fdt), 0);
+	/* The same checks as fdt_check, the buffer's size included. */
+	assert_int_equal(fdt_walk_start(&w, NULL, size), -1);
+	assert_int_equal(fdt_walk_start(&w, fdt, 39), -1);
+	assert_int_equal(fdt_walk_start(&w, fdt, size - 1), -1);
+	assert_int_equal(fdt_walk_start(&w, fdt, size), 0);
 	while (fdt_walk_next(&w, &item)) {
 		assert_true(n < ARRAY_SIZE(expect));
 		assert_int_equal(item.kind, expect[n].kind);
@@ -356,7 +360,7 @@ static void test_walk_odd_shapes(void **state)
 	fdtw_prop_u32(&w, "b", 3);
 	fdtw_end_node(&w);
 	fdt = fdtw_finish(&w, &size);
-	assert_int_equal(fdt_walk_start(&walk, fdt), 0);
+	assert_int_equal(fdt_walk_start(&walk, fdt, size), 0);
 	while (fdt_walk_next(&walk, &item)) {
 		if (item.kind == FDT_ITEM_PROP) {
 			assert_string_equal(item.name, "a");
@@ -377,7 +381,7 @@ static void test_walk_odd_shapes(void **state)
 	fdtw_begin_node(&w, "");
 	fdtw_end_node(&w);
 	fdt = fdtw_finish(&w, &size);
-	assert_int_equal(fdt_walk_start(&walk, fdt), 0);
+	assert_int_equal(fdt_walk_start(&walk, fdt, size), 0);
 	assert_false(fdt_walk_next(&walk, &item));
 	free(fdt);
 
@@ -387,7 +391,7 @@ static void test_walk_odd_shapes(void **state)
 	fdtw_end_node(&w);
 	fdt = fdtw_finish(&w, &size);
 	fdtw_put_be32(fdt + FDTW_MAGIC, 0);
-	assert_int_equal(fdt_walk_start(&walk, fdt), -1);
+	assert_int_equal(fdt_walk_start(&walk, fdt, size), -1);
 	free(fdt);
 }
 
@@ -420,7 +424,7 @@ static void walk_all(const void *fdt)
 	int node = -1;
 	unsigned open = 0;
 
-	if (fdt_walk_start(&w, fdt) != 0)
+	if (fdt_walk_start(&w, fdt, (size_t)-1) != 0)
 		return;
 	while (fdt_walk_next(&w, &item)) {
 		switch (item.kind) {

@@ -53,7 +53,7 @@ static void check_walk(const void *fdt, unsigned nodes)
 	unsigned begun = 0, ended = 0, memory_props = 0;
 	int gic = -1;
 
-	assert_int_equal(fdt_walk_start(&w, fdt), 0);
+	assert_int_equal(fdt_walk_start(&w, fdt, (size_t)-1), 0);
 	while (fdt_walk_next(&w, &item)) {
 		if (item.kind == FDT_ITEM_NODE) {
 			node = item;
