@@ -140,21 +140,30 @@ struct sink {
 	int count;
 };
 
-/* n characters from p, stepping by step (0 repeats *p); the caller counts them. Every part of
- * every conversion goes through here, out of line (and not specialised per caller) so that they
- * all share its few blocks. */
-static __attribute__((noinline, noclone)) void emit_chars(const struct sink *s, const char *p,
-							  int n, int step)
+static void emit_repeat(const struct sink *s, char c, int n)
 {
-	for (; n > 0; n--, p += step)
-		s->out(*p, s->ctx);
+	for (; n > 0; n--)
+		s->out(c, s->ctx);
 }
 
-/* Most parts of most fields are empty: they cost a test, not a call. */
-static inline void emit_part(const struct sink *s, const char *p, int n, int step)
+static void emit_text(const struct sink *s, const char *p, int n)
 {
-	if (n > 0)
-		emit_chars(s, p, n, step);
+	for (; n > 0; n--)
+		s->out(*p++, s->ctx);
+}
+
+/* Writes a field: padding, prefix, zeros, body, padding; the caller counts the characters. Out
+ * of line (and not specialised per caller) so that all conversions share its blocks; most
+ * parts are empty and cost a test. */
+static __attribute__((noinline, noclone)) void emit_field_parts(const struct sink *s,
+								const struct field *fl, int left,
+								int right)
+{
+	emit_repeat(s, ' ', left);
+	emit_text(s, fl->prefix, fl->nprefix);
+	emit_repeat(s, '0', fl->zeros);
+	emit_text(s, fl->body, fl->nbody);
+	emit_repeat(s, ' ', right);
 }
 
 static int positive_part(int n)
@@ -168,11 +177,7 @@ static void emit_field(struct sink *s, const struct spec *sp, const struct field
 	int pad = positive_part(sp->width - len);
 	int right = sp->flags & F_LEFT ? pad : 0;
 
-	emit_part(s, " ", pad - right, 0);
-	emit_part(s, fl->prefix, fl->nprefix, 1);
-	emit_part(s, "0", fl->zeros, 0);
-	emit_part(s, fl->body, fl->nbody, 1);
-	emit_part(s, " ", right, 0);
+	emit_field_parts(s, fl, pad - right, right);
 	s->count += len + pad;
 }
 
@@ -217,8 +222,27 @@ static uint64_t integer_arg(va_list *ap, unsigned length, bool is_signed)
 _Static_assert(F_SPACE == 2 * F_PLUS, "sign_chars index");
 static const char sign_chars[8] = { 0, '+', ' ', '+', '-', '-', '-', '-' };
 
-/* The field of an integer conversion. Written without branches but the digit loop, as most of
- * its choices (sign, prefix, zeros) are arithmetic on the flags. */
+/* '#' and '0', apart: most conversions have neither. '#' puts "0x" ("0X") before a non-zero
+ * hex value (%p always has it) and makes octal's first digit a zero; '0' pads with zeros after
+ * the prefix, unless '-' or a precision says otherwise. */
+static void apply_alt_and_zero(struct field *fl, const struct spec *sp, const struct conv *c,
+			       uint64_t mag)
+{
+	bool alt = sp->flags & F_ALT;
+	bool hex_prefix = alt & (mag != 0) & (c->alt_prefix[0] != 0);
+	int octal_zero = alt & c->alt_zero & ((fl->nbody == 0) | (mag != 0));
+	bool zero_pad = ((sp->flags & (F_ZERO | F_LEFT)) == F_ZERO) & (sp->prec < 0);
+
+	/* A sign and "0x" never meet: only d and i have a sign, only x, X and p a prefix (whose
+	 * first character is '0'). */
+	fl->prefix[0] = (char)(fl->prefix[0] | (hex_prefix ? '0' : 0));
+	fl->nprefix += 2 * hex_prefix;
+	fl->zeros = MAX(fl->zeros, octal_zero);
+	fl->zeros = MAX(fl->zeros, (zero_pad ? sp->width : 0) - fl->nprefix - fl->nbody);
+}
+
+/* The field of an integer conversion: its choices (sign, prefix, zeros) are arithmetic on the
+ * flags rather than branches. */
 static void format_integer(struct field *fl, const struct spec *sp, const struct conv *c,
 			   uint64_t v)
 {
@@ -226,27 +250,19 @@ static void format_integer(struct field *fl, const struct spec *sp, const struct
 	/* The magnitude: v, or v negated (flipped and incremented) when negative. */
 	uint64_t mag = (v ^ (0 - (uint64_t)negative)) + negative;
 	char sign = sign_chars[negative * 4 + (sp->flags / F_PLUS & 3)];
-	bool alt = sp->flags & F_ALT;
 	/* Zero is one digit, which an explicit zero precision drops. The digits are written into
 	 * fl->buf, not read from it (cppcheck's whole-program pass thinks otherwise). */
 	/* cppcheck-suppress ctuuninitvar */
 	int ndigits = to_digits(fl->buf + sizeof(fl->buf), mag, c) - ((sp->prec == 0) & (mag == 0));
-	/* '#': "0x" before a non-zero hex value; for octal, a first digit that is a zero. */
-	bool hex_prefix = alt & (mag != 0) & (c->alt_prefix[0] != 0);
-	int octal_zero = alt & c->alt_zero & ((ndigits == 0) | (mag != 0));
-	int zeros = MAX(sp->prec - ndigits, octal_zero);
-
-	/* '0' pads with zeros after the prefix, unless '-' or a precision says otherwise. */
-	bool zero_pad = ((sp->flags & (F_ZERO | F_LEFT)) == F_ZERO) & (sp->prec < 0);
 
 	fl->body = fl->buf + sizeof(fl->buf) - ndigits;
 	fl->nbody = ndigits;
-	/* A sign and "0x" never meet: only d and i have a sign, only x, X and p a prefix (whose
-	 * first character is '0'). */
-	fl->prefix[0] = (char)(sign | (hex_prefix ? '0' : 0));
+	fl->prefix[0] = sign;
 	fl->prefix[1] = c->alt_prefix[1];
-	fl->nprefix = (sign != 0) + 2 * hex_prefix;
-	fl->zeros = MAX(zeros, (zero_pad ? sp->width : 0) - fl->nprefix - ndigits);
+	fl->nprefix = sign != 0;
+	fl->zeros = positive_part(sp->prec - ndigits);
+	if (sp->flags & (F_ALT | F_ZERO))
+		apply_alt_and_zero(fl, sp, c, mag);
 }
 
 /* The field of a string: the string up to its terminator or the precision. For a null string
