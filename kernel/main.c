@@ -129,10 +129,13 @@ __noreturn void kernel_main(struct boot_info *bi)
 
 	boot_times.main_cycles = arch_cycles();
 	boot_info = bi;
+	/* Before anything prints: installing the vectors also sets CPU state that QEMU keys its
+	 * translations on (arm64 CPACR.FPEN, x86 CR0/CR4 FPU bits), so code run before it would
+	 * be translated again after it. */
+	arch_traps_init();
 	printk("\nrndbits: booting %s (%s, %s/%s), build %s\n", CONFIG_PRESET, CONFIG_ISA,
 	       arch_machine_name, arch_cpu_name, RNDBITS_BUILD);
 	log_boot_info(bi);
-	arch_traps_init();
 	pmm_init(bi);
 	pmm_get_stats(&st);
 	printk("pmm: %llu frames of %u KiB, %llu used, %llu free\n", (unsigned long long)st.total,
