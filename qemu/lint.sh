@@ -22,8 +22,6 @@ cppcheck_suppressions=(
 	# Linker-section tables (__start_X/__stop_X) and image bounds (__kernel_start/__kernel_end)
 	# are one object the compiler cannot see: comparing or subtracting them is the point.
 	--suppress=comparePointers
-	# digits[] is read only when ndigits > 0 (short-circuit); cppcheck assumes the other path.
-	--suppress=uninitvar:lib/fmt.c
 )
 tidy_suppressions=(
 	# pt_walk records at least one step (every format has >= 1 level, behind geo()), so
