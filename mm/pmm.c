@@ -79,24 +79,23 @@ static void mark_span_free(phys_addr_t lo, phys_addr_t hi)
 		mark_free(f);
 }
 
-/* Free the frames of [lo, hi) that no reserved range from index k on, and not the bitmap
- * (k == nr_reserved stands for it), touches: a frame touched at all stays used. */
-static void free_span(const struct boot_info *bi, phys_addr_t lo, phys_addr_t hi, unsigned k,
-		      phys_addr_t home, uint64_t bytes)
+/* Take back the frames of [base, base + size) that are free: a reserved range keeps every frame
+ * it touches at all. Holes and frames already taken stay as they are, so the count stays exact
+ * when ranges overlap each other or lie partly outside RAM. */
+static void reserve_span(phys_addr_t base, uint64_t size)
 {
-	for (; k <= bi->nr_reserved && lo < hi; k++) {
-		phys_addr_t base = k < bi->nr_reserved ? bi->reserved[k].base : home;
-		uint64_t size = k < bi->nr_reserved ? bi->reserved[k].size : bytes;
-		phys_addr_t rlo = ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE);
-		phys_addr_t rhi = ALIGN_UP(base + size, (phys_addr_t)PAGE_SIZE);
-		if (rlo < hi && lo < rhi) {
-			if (lo < rlo)
-				free_span(bi, lo, rlo, k + 1, home, bytes);
-			lo = MAX(lo, rhi);
+	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
+	phys_addr_t end = size > span_end - MIN(base, span_end) ? span_end : base + size;
+	phys_addr_t lo = MAX(ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE), base_pa);
+	phys_addr_t hi = MIN(ALIGN_UP(end, (phys_addr_t)PAGE_SIZE), span_end);
+
+	for (phys_addr_t pa = lo; pa < hi; pa += PAGE_SIZE) {
+		frame_t f = (frame_t)((pa - base_pa) >> PAGE_SHIFT);
+		if (!frame_used(f)) {
+			mark_used(f);
+			free_frames--;
 		}
 	}
-	if (lo < hi)
-		mark_span_free(lo, hi);
 }
 
 void pmm_init(const struct boot_info *bi)
@@ -120,7 +119,7 @@ void pmm_init(const struct boot_info *bi)
 	bitmap = __va(home);
 	memset(bitmap, 0xff, (size_t)(words * sizeof(unsigned long)));
 
-	/* Free every whole RAM frame that no reserved range and not the bitmap touches. */
+	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. */
 	total_frames = free_frames = 0;
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
@@ -128,8 +127,11 @@ void pmm_init(const struct boot_info *bi)
 		if (end <= start)
 			continue;
 		total_frames += (frame_t)((end - start) >> PAGE_SHIFT);
-		free_span(bi, start, end, 0, home, bytes);
+		mark_span_free(start, end);
 	}
+	for (unsigned i = 0; i < bi->nr_reserved; i++)
+		reserve_span(bi->reserved[i].base, bi->reserved[i].size);
+	reserve_span(home, bytes);
 	search_hint = 0;
 	low_free = free_frames;
 }
