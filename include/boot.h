@@ -48,18 +48,19 @@ int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **v
 
 struct fdt_item;
 /* A property the arch wants from the device tree, handed to found() during boot_parse_dtb's
- * pass (so that nothing walks the tree again): the property called prop of the top-level node
- * called node (with any unit address), or of every node if node is NULL. */
+ * pass (so that nothing walks the tree again): the property called prop of every top-level
+ * node called node (with any unit address). */
 struct boot_dtb_request {
 	const char *node;
 	const char *prop;
 	void (*found)(const struct fdt_item *prop);
 };
 
-/* Fill RAM (top-level nodes with device_type "memory"), command line and seed (/chosen) from a
- * flattened device tree (arm, arm64) in one pass over it, handing the arch what it asked for
- * (arch may be NULL) on the way; reserves the DTB itself. Returns 0, or -1 if the blob is not a
- * valid FDT. A blob corrupt past its header gives what could be read before the damage. */
+/* Fill RAM (top-level nodes called memory whose device_type is "memory"), command line and seed
+ * (/chosen) from a flattened device tree (arm, arm64) in one pass over its top level, handing
+ * the arch what it asked for (arch may be NULL) on the way; reserves the DTB itself. Returns 0,
+ * or -1 if the blob is not a valid FDT. A blob corrupt past its header gives what could be read
+ * before the damage. */
 int boot_parse_dtb(struct boot_info *bi, const void *dtb, phys_addr_t dtb_pa,
 		   const struct boot_dtb_request *arch);
 

@@ -6,7 +6,7 @@
 
 static void add_region(struct mem_region *list, unsigned *nr, phys_addr_t base, uint64_t size)
 {
-	if (size == 0 || *nr >= BOOT_MAX_REGIONS)
+	if ((size == 0) | (*nr >= BOOT_MAX_REGIONS))
 		return;
 	list[*nr].base = base;
 	list[*nr].size = size;
@@ -62,167 +62,215 @@ int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **v
 	return -1;
 }
 
+/* The top-level nodes boot_parse_dtb reads properties of, besides the root. */
+enum dtb_node {
+	MEMORY, /* every node called memory (any unit address) whose device_type is "memory" */
+	CHOSEN, /* the first node called chosen, as the path "/chosen" finds it */
+	ARCH,   /* every node of the name the arch asked for */
+	ROOT,
+	OTHER,
+};
+
 /* The properties boot_parse_dtb reads, ordered by the node they are read from, so that the
- * ones a node may have are a run of the table and each property's name is compared in one loop
- * (rather than in a chain of tests). */
+ * ones a node may have are a run of the table, looked up with one call. */
 enum dtb_field {
 	/* The root's: the layout of the memory nodes' "reg". */
 	ADDRESS_CELLS,
 	SIZE_CELLS,
-	/* Every top-level node's: RAM is the "reg" of those whose device_type is "memory". */
 	DEVICE_TYPE,
 	REG,
-	/* /chosen's: the first top-level node of that name, as the path "/chosen" finds it. */
 	BOOTARGS,
 	RNG_SEED,
 	KASLR_SEED,
+	ARCH_PROP,
 	NR_DTB_FIELDS
 };
 
-static const char *const dtb_field_names[NR_DTB_FIELDS] = {
-	[ADDRESS_CELLS] = "#address-cells",
-	[SIZE_CELLS] = "#size-cells",
-	[DEVICE_TYPE] = "device_type",
-	[REG] = "reg",
-	[BOOTARGS] = "bootargs",
-	[RNG_SEED] = "rng-seed",
-	[KASLR_SEED] = "kaslr-seed",
+static const struct {
+	uint8_t first, end;
+} node_fields[] = {
+	[ROOT] = { ADDRESS_CELLS, DEVICE_TYPE },
+	[MEMORY] = { DEVICE_TYPE, BOOTARGS },
+	[CHOSEN] = { BOOTARGS, ARCH_PROP },
+	[ARCH] = { ARCH_PROP, NR_DTB_FIELDS },
+	[OTHER] = { 0, 0 },
 };
 
-/* What boot_parse_dtb gathers in its one pass over the tree. */
+/* What boot_parse_dtb gathers in its one pass over the top of the tree. */
 struct dtb_reader {
 	struct boot_info *bi;
 	const struct boot_dtb_request *arch;
-	bool chosen_found;
-	/* The current node: the run of dtb_field_names it may have, and whether the arch asked
-	 * for one of its properties. */
-	unsigned first, end;
-	bool arch_node;
-	/* Bit i: field[i] has been found (DEVICE_TYPE and REG: in the current node). */
+	/* Names of the nodes and properties wanted (the arch's included). */
+	struct {
+		const char *nodes[ARCH + 1];
+		unsigned nr_nodes;
+		const char *fields[NR_DTB_FIELDS];
+	} names;
+	/* The node whose properties are being read. */
+	enum dtb_node node;
+	/* Bit i: field[i] has been found (DEVICE_TYPE and REG: in the current node). field[] is
+	 * valid only where found says so: not cleared. */
 	unsigned found;
 	struct fdt_item field[NR_DTB_FIELDS];
 };
 
-static void begin_node(struct dtb_reader *r, const struct fdt_item *node)
-{
-	const char *arch_node = r->arch ? r->arch->node : NULL;
-
-	r->first = r->end = 0;
-	if (node->depth == 0) {
-		r->first = ADDRESS_CELLS;
-		r->end = DEVICE_TYPE;
-	} else if (node->depth == 1) {
-		r->first = DEVICE_TYPE;
-		r->end = BOOTARGS;
-		if (!r->chosen_found && fdt_node_named(node, "chosen")) {
-			r->chosen_found = true;
-			r->end = NR_DTB_FIELDS;
-		}
-	}
-	r->arch_node = r->arch && (!arch_node || (node->depth == 1 && fdt_node_named(node, arch_node)));
-}
-
-static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
-{
-	if (r->arch_node && fdt_prop_named(prop, r->arch->prop))
-		r->arch->found(prop);
-	for (unsigned i = r->first; i < r->end; i++) {
-		if (fdt_prop_named(prop, dtb_field_names[i])) {
-			r->field[i] = *prop;
-			r->found |= 1u << i;
-			return;
-		}
-	}
-}
+#define FOUND(i) (1u << (i))
 
 static const struct fdt_item *field(const struct dtb_reader *r, enum dtb_field i)
 {
-	return r->found & (1u << i) ? &r->field[i] : NULL;
+	return r->found & FOUND(i) ? &r->field[i] : NULL;
 }
 
-static unsigned cells_value(const struct fdt_item *prop, unsigned dflt)
+/* The value of n = 1 or 2 big-endian cells at p (the last, and the first shifted up if two),
+ * read without a branch on n. */
+static uint64_t cells_1_or_2(const uint8_t *p, unsigned n)
 {
-	return prop && prop->len == 4 ? (unsigned)fdt_read_cells(prop->value, 1) : dflt;
+	uint64_t first = fdt_read_cells(p, 1), last = fdt_read_cells(p + 4 * (n - 1), 1);
+
+	return n == 2 ? first << 32 | last : last;
+}
+
+/* The root's #address-cells or #size-cells if it has one, well-formed, else the spec's default:
+ * the two start as empty properties (boot_parse_dtb), so that this is a select, not a branch. */
+static unsigned cells_value(const struct dtb_reader *r, enum dtb_field i)
+{
+	static const uint8_t spec_default[][4] = {
+		[ADDRESS_CELLS] = { 0, 0, 0, 2 },
+		[SIZE_CELLS] = { 0, 0, 0, 1 },
+	};
+	const struct fdt_item *prop = &r->field[i];
+
+	return (unsigned)fdt_read_cells(prop->len == 4 ? prop->value : spec_default[i], 1);
 }
 
 /* RAM from a memory node's reg, in the root's #address-cells/#size-cells. */
 static void add_ram_ranges(struct dtb_reader *r, const struct fdt_item *reg)
 {
-	unsigned ac = cells_value(field(r, ADDRESS_CELLS), 2);
-	unsigned sc = cells_value(field(r, SIZE_CELLS), 1);
+	unsigned ac = cells_value(r, ADDRESS_CELLS), sc = cells_value(r, SIZE_CELLS);
 	uint32_t entry = 4 * (ac + sc);
 	const uint8_t *cells = reg->value;
 
-	if (ac < 1 || ac > 2 || sc < 1 || sc > 2)
+	/* Only 1 or 2 cells each (0 wraps to above 1). */
+	if ((ac - 1 > 1) | (sc - 1 > 1))
 		return;
 	for (uint32_t off = 0; entry <= reg->len - off; off += entry)
-		boot_add_ram(r->bi, fdt_read_cells(cells + off, ac),
-			     fdt_read_cells(cells + off + 4 * ac, sc));
+		boot_add_ram(r->bi, cells_1_or_2(cells + off, ac), cells_1_or_2(cells + off + 4 * ac, sc));
 }
 
-/* A top-level node read to its end: is it a memory node? */
-static void end_top_level_node(struct dtb_reader *r)
+/* The properties of a node have all been read: if it was a memory node, its RAM. */
+static void end_node(struct dtb_reader *r)
 {
-	const struct fdt_item *type = field(r, DEVICE_TYPE), *reg = field(r, REG);
+	static const char *const memory[] = { "memory" };
+	const unsigned both = FOUND(DEVICE_TYPE) | FOUND(REG);
+	const struct fdt_item *type = &r->field[DEVICE_TYPE];
 
-	if (type && reg && fdt_prop_has_string(type, "memory"))
-		add_ram_ranges(r, reg);
-	r->found &= ~(1u << DEVICE_TYPE | 1u << REG);
+	/* device_type is one string: "memory" and its NUL, the last byte of the value. */
+	if ((r->found & both) == both && type->len > 0 &&
+	    ((const char *)type->value)[type->len - 1] == '\0' &&
+	    fdt_name_index(type->value, memory, 1, false) == 0)
+		add_ram_ranges(r, &r->field[REG]);
+	r->found &= ~both;
 }
 
-static void add_seed(struct boot_info *bi, const struct fdt_item *seed, const char *name)
+/* A top-level node: read its properties if it is one of those wanted. */
+static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *name)
 {
-	if (!seed || seed->len == 0)
+	int i = fdt_name_index(name, r->names.nodes, r->names.nr_nodes, true);
+
+	end_node(r);
+	r->node = i < 0 ? OTHER : (enum dtb_node)i;
+	if (r->node == CHOSEN)
+		r->names.nodes[CHOSEN] = "/"; /* only the first: no node name has a slash */
+	if (r->node != OTHER)
+		fdt_scan_read_props(s);
+}
+
+static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
+{
+	unsigned first = node_fields[r->node].first;
+	int i = fdt_name_index(prop->name, r->names.fields + first, node_fields[r->node].end - first,
+			       false);
+
+	if (i < 0)
 		return;
-	unsigned room = BOOT_SEED_MAX - bi->seed_len;
-	unsigned n = seed->len < room ? seed->len : room;
-	memcpy(bi->seed + bi->seed_len, seed->value, n);
-	bi->seed_len += n;
-	bi->seed_source = bi->seed_source ? "dtb rng-seed+kaslr-seed" : name;
+	if (r->node == ARCH) {
+		r->arch->found(prop);
+		return;
+	}
+	r->field[first + (unsigned)i] = *prop;
+	r->found |= FOUND(first + (unsigned)i);
 }
 
+/* /chosen's seeds, one after the other (as much as fits). */
 static void apply_chosen(struct dtb_reader *r)
 {
-	static const char *const seed_names[] = { "dtb rng-seed", "dtb kaslr-seed" };
+	static const char *const seed_sources[] = {
+		NULL, "dtb rng-seed", "dtb kaslr-seed", "dtb rng-seed+kaslr-seed",
+	};
 	const struct fdt_item *args = field(r, BOOTARGS);
+	struct boot_info *bi = r->bi;
+	unsigned sources = 0;
 
 	if (args && args->len > 0 && ((const char *)args->value)[args->len - 1] == '\0')
-		boot_set_cmdline(r->bi, args->value, false);
-	for (unsigned i = 0; i < ARRAY_SIZE(seed_names); i++)
-		add_seed(r->bi, field(r, RNG_SEED + i), seed_names[i]);
+		boot_set_cmdline(bi, args->value, false);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct fdt_item *seed = field(r, RNG_SEED + i);
+		unsigned room = BOOT_SEED_MAX - bi->seed_len, n;
+
+		if (!seed || seed->len == 0)
+			continue;
+		n = seed->len < room ? seed->len : room;
+		memcpy(bi->seed + bi->seed_len, seed->value, n);
+		bi->seed_len += n;
+		sources |= 1u << i;
+	}
+	bi->seed_source = seed_sources[sources];
 }
 
 int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 		   const struct boot_dtb_request *arch)
 {
 	struct dtb_reader r;
-	struct fdt_walk w;
+	struct fdt_scan s;
 	struct fdt_item item;
 
+	r.bi = bi;
+	r.arch = arch;
+	/* field[] is left as it is: an initialiser for all of r would clear it. */
+	r.names = (typeof(r.names)){
+		.nodes = { [MEMORY] = "memory", [CHOSEN] = "chosen",
+			   [ARCH] = arch ? arch->node : NULL },
+		.nr_nodes = arch ? ARCH + 1 : ARCH,
+		.fields = {
+			[ADDRESS_CELLS] = "#address-cells",
+			[SIZE_CELLS] = "#size-cells",
+			[DEVICE_TYPE] = "device_type",
+			[REG] = "reg",
+			[BOOTARGS] = "bootargs",
+			[RNG_SEED] = "rng-seed",
+			[KASLR_SEED] = "kaslr-seed",
+			[ARCH_PROP] = arch ? arch->prop : NULL,
+		},
+	};
+	r.node = ROOT;
+	r.found = 0;
+	r.field[ADDRESS_CELLS].len = r.field[SIZE_CELLS].len = 0; /* see cells_value */
+
 	/* The boot mapping covers 2 MiB from the DTB's start. */
-	if (fdt_walk_start(&w, fdt, 2u << 20) != 0)
+	if (fdt_scan_start(&s, fdt, 2u << 20) != 0)
 		return -1;
 	bi->firmware = "dtb";
 	bi->dtb = fdt;
 	boot_add_reserved(bi, dtb_pa, fdt_totalsize(fdt));
-	/* field[] is valid only where found says so: not cleared. */
-	r.bi = bi;
-	r.arch = arch;
-	r.chosen_found = r.arch_node = false;
-	r.first = r.end = 0;
-	r.found = 0;
-	/* A corrupt blob ends the walk early: what was read before the damage is kept. */
-	while (fdt_walk_next(&w, &item)) {
+	/* A corrupt blob ends the scan early: what was read before the damage is kept, the
+	 * properties of a node the damage cut short included (a lookup would find them too). */
+	while (fdt_scan_next(&s, &item)) {
 		if (item.kind == FDT_ITEM_NODE)
-			begin_node(&r, &item);
-		else if (item.kind == FDT_ITEM_PROP)
+			begin_node(&r, &s, item.name);
+		else
 			read_prop(&r, &item);
-		else if (item.depth == 1)
-			end_top_level_node(&r);
 	}
-	/* Damage inside a top-level node ended the walk there: what the node said before it
-	 * counts (a lookup of its properties would have found them too). */
-	end_top_level_node(&r);
+	end_node(&r);
 	apply_chosen(&r);
 	return 0;
 }

@@ -35,12 +35,12 @@ enum {
 	HDR_SIZE_STRUCT = 36,
 };
 
-static uint32_t be32(const uint8_t *p)
+static inline uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static uint32_t header_field(const void *fdt, unsigned off)
+static inline uint32_t header_field(const void *fdt, unsigned off)
 {
 	return be32((const uint8_t *)fdt + off);
 }
@@ -74,23 +74,24 @@ static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
 static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 {
 	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
+	const uint8_t *h = fdt;
 	bool ok;
 
-	if (!fdt || max_size < FDT_HEADER_BYTES || header_field(fdt, HDR_MAGIC) != FDT_MAGIC)
+	if (!fdt || max_size < FDT_HEADER_BYTES || be32(h + HDR_MAGIC) != FDT_MAGIC)
 		return false;
-	total = header_field(fdt, HDR_TOTALSIZE);
-	version = header_field(fdt, HDR_VERSION);
-	off_struct = header_field(fdt, HDR_OFF_STRUCT);
-	off_strings = header_field(fdt, HDR_OFF_STRINGS);
-	size_strings = header_field(fdt, HDR_SIZE_STRINGS);
-	off_rsvmap = header_field(fdt, HDR_OFF_RSVMAP);
+	total = be32(h + HDR_TOTALSIZE);
+	version = be32(h + HDR_VERSION);
+	off_struct = be32(h + HDR_OFF_STRUCT);
+	off_strings = be32(h + HDR_OFF_STRINGS);
+	size_strings = be32(h + HDR_SIZE_STRINGS);
+	off_rsvmap = be32(h + HDR_OFF_RSVMAP);
 	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
-	size_struct = header_field(fdt, HDR_SIZE_STRUCT);
+	size_struct = be32(h + HDR_SIZE_STRUCT);
 	if (version < 17)
 		size_struct = off_struct <= total ? total - off_struct : 0;
 	/* A structure block too large for node offsets (ints) is refused too. */
 	ok = (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
-	     (header_field(fdt, HDR_LAST_COMP) <= 17) &
+	     (be32(h + HDR_LAST_COMP) <= 17) &
 	     (off_struct >= FDT_HEADER_BYTES) & ((off_struct & 3) == 0) &
 	     range_ok(off_struct, size_struct, total) & (size_struct <= 0x7fffffffu) &
 	     (off_strings >= FDT_HEADER_BYTES) & range_ok(off_strings, size_strings, total) &
@@ -360,27 +361,6 @@ int fdt_path_offset(const void *fdt, const char *path)
 	return -1;
 }
 
-/* Is s one of the NUL-separated strings in the len bytes at list? One pass over the list,
- * following how much of s the current string has matched so far. The last string of a corrupt
- * list may lack its NUL: it never matches. */
-static bool stringlist_contains(const char *list, uint32_t len, const char *s)
-{
-	const char *q = s; /* the rest of s to match, or NULL once this string differs */
-
-	for (uint32_t i = 0; i < len; i++) {
-		char c = list[i];
-
-		if (q && *q == c) {
-			if (!c)
-				return true;
-			q++;
-		} else {
-			q = c ? NULL : s; /* a NUL starts the next string */
-		}
-	}
-	return false;
-}
-
 int fdt_find_compatible(const void *fdt, const char *compat)
 {
 	struct fdt_walk w;
@@ -481,21 +461,129 @@ bool fdt_walk_next(struct fdt_walk *w, struct fdt_item *item)
 	return false;
 }
 
+/* Not inlined: boot code calls it for node names, property names and strings alike, and one
+ * copy is translated (by QEMU's TCG) once for all of them. */
+__attribute__((noinline)) int fdt_name_index(const char *name, const char *const *names,
+					     unsigned n, bool unit)
+{
+	const char stop = unit ? '@' : '\0';
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *a = name, *b = names[i];
+
+		while (*b && *a == *b)
+			a++, b++;
+		if (!*b && (*a == '\0' || *a == stop))
+			return (int)i;
+	}
+	return -1;
+}
+
+int fdt_prop_string_index(const struct fdt_item *prop, const char *const *names, unsigned n)
+{
+	const char *list = prop->value;
+
+	/* Each string is tried when its NUL is reached: an unterminated last one never is. */
+	for (uint32_t start = 0, i = 0; i < prop->len; i++) {
+		if (list[i])
+			continue;
+		int k = fdt_name_index(list + start, names, n, false);
+		if (k >= 0)
+			return k;
+		start = i + 1;
+	}
+	return -1;
+}
+
 bool fdt_node_named(const struct fdt_item *node, const char *base)
 {
-	const char *name = node->name;
-
-	while (*base && *name == *base)
-		name++, base++;
-	return !*base && (!*name || *name == '@');
+	return fdt_name_index(node->name, &base, 1, true) == 0;
 }
 
 bool fdt_prop_named(const struct fdt_item *prop, const char *name)
 {
-	return str_equal(prop->name, name);
+	return fdt_name_index(prop->name, &name, 1, false) == 0;
 }
 
 bool fdt_prop_has_string(const struct fdt_item *prop, const char *s)
 {
-	return stringlist_contains(prop->value, prop->len, s);
+	return fdt_prop_string_index(prop, &s, 1) == 0;
+}
+
+int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size)
+{
+	if (!header_ok(fdt, max_size, &s->v))
+		return -1;
+	s->off = 0;
+	s->open = 0;
+	s->props = false;
+	return 0;
+}
+
+/* The tokens are decoded here rather than by read_tag: the scan steps over most of the tree,
+ * and this loop is the whole of the code that does it, one test per token kind and one bounds
+ * test per token (header_ok keeps the structure block below 2 GiB, so that offsets plus a
+ * 32-bit length never wrap in 64 bits, nor offsets plus a few bytes in 32). Offsets start at 0
+ * and only ever grow by whole tokens rounded up to 4: every token is aligned. */
+bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
+{
+	const uint32_t size = s->v.struct_size;
+	uint32_t off = s->off;
+
+	while (off + 4 <= size) {
+		const uint8_t *p = s->v.structs + off;
+		uint32_t token = be32(p);
+
+		if (token == FDT_PROP) {
+			uint32_t len, nameoff;
+
+			if (off + 12 > size)
+				break;
+			len = be32(p + 4);
+			nameoff = be32(p + 8);
+			if (((uint64_t)off + 12 + len > size) | (nameoff >= s->v.strings_size))
+				break;
+			off = align4(off + 12 + len);
+			if (s->props) {
+				item->kind = FDT_ITEM_PROP;
+				item->depth = s->open - 1;
+				item->name = (const char *)(s->v.strings + nameoff);
+				item->value = p + 12;
+				item->len = len;
+				s->off = off;
+				return true;
+			}
+		} else if (token == FDT_BEGIN_NODE) {
+			const char *name = (const char *)(p + 4);
+			uint32_t n = 0, max = size - off - 4;
+
+			while (n < max && name[n])
+				n++;
+			if (n == max)
+				break; /* the name does not end inside the block */
+			item->node = (int)off;
+			off = align4(off + 4 + n + 1);
+			/* The root's properties are handed out; a top-level node's if asked. */
+			s->props = s->open++ == 0;
+			if (s->open == 2) {
+				item->kind = FDT_ITEM_NODE;
+				item->depth = 1;
+				item->name = name;
+				s->off = off;
+				return true;
+			}
+		} else if (token == FDT_END_NODE) {
+			s->props = false;
+			/* The root's end ends the scan, as does a node ending before any began. */
+			if (s->open-- <= 1)
+				break;
+			off += 4;
+		} else if (token == FDT_NOP) {
+			off += 4;
+		} else {
+			break;
+		}
+	}
+	s->off = size; /* ended, for good */
+	return false;
 }

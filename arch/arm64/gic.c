@@ -39,13 +39,17 @@ static inline volatile uint8_t *reg8(phys_addr_t base, unsigned off)
 	return (volatile uint8_t *)(IO_ADDRESS(base) + off);
 }
 
-/* Shown every "compatible" property of the DTB by boot_parse_dtb: a GICv2 anywhere in the tree
- * wins, else a GICv3. */
+/* Shown the "compatible" of the top-level interrupt-controller node(s) by boot_parse_dtb: the
+ * first GIC a list names (lists go from the most to the least specific); a GICv2 node wins over
+ * a GICv3 one. */
 void a64_gic_probe(const struct fdt_item *compatible)
 {
-	if (fdt_prop_has_string(compatible, "arm,cortex-a15-gic"))
+	static const char *const gics[] = { "arm,cortex-a15-gic", "arm,gic-v3" };
+	int i = fdt_prop_string_index(compatible, gics, ARRAY_SIZE(gics));
+
+	if (i == 0)
 		gic_version = 2;
-	else if (gic_version == 0 && fdt_prop_has_string(compatible, "arm,gic-v3"))
+	else if (i == 1 && gic_version == 0)
 		gic_version = 3;
 }
 

@@ -9,8 +9,9 @@
 void arch_start(void);
 
 static struct boot_info boot_info;
-/* The interrupt controller's version, from the "compatible" lists of the DTB (gic.c). */
-static const struct boot_dtb_request gic_request = { NULL, "compatible", a64_gic_probe };
+/* The interrupt controller's version, from its node's "compatible" (gic.c): QEMU's virt calls
+ * it intc@8000000, GICv2 or GICv3. */
+static const struct boot_dtb_request gic_request = { "intc", "compatible", a64_gic_probe };
 
 /* The boot mapping covers LINEAR_MAP_MAX of RAM, and pmm_init runs before the real tables exist,
  * so RAM beyond it cannot be used. */

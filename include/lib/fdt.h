@@ -98,4 +98,46 @@ bool fdt_prop_named(const struct fdt_item *prop, const char *name);
  * string such as device_type)? A last string without its NUL (a corrupt list) never matches. */
 bool fdt_prop_has_string(const struct fdt_item *prop, const char *s);
 
+/* The same matching against a table, for a caller that looks for one of several names: the
+ * index of the first of the n names that name is, or -1. With unit set, "name@unit" counts as
+ * name too (node names); without, only name itself (property names, strings). */
+int fdt_name_index(const char *name, const char *const *names, unsigned n, bool unit);
+/* The index of the first of the n names that one of the property's strings is, trying the
+ * strings in list order; -1 if none is (a last string without its NUL never matches). */
+int fdt_prop_string_index(const struct fdt_item *prop, const char *const *names, unsigned n);
+
+/* A forward pass over the top level of the tree only: the root's properties and its children
+ * (the top-level nodes), for boot code that wants a few properties of a few of those (RAM,
+ * /chosen, the interrupt controller) and nothing below them:
+ *
+ *	if (fdt_scan_start(&s, fdt, max_size) == 0)
+ *		while (fdt_scan_next(&s, &item))
+ *			if (item.kind == FDT_ITEM_NODE && wanted(item.name))
+ *				fdt_scan_read_props(&s);
+ *
+ * Items come in blob order: first the root's properties (depth 0), then each top-level node
+ * (FDT_ITEM_NODE, depth 1), followed by its properties (depth 1) only if the caller asked for
+ * them right after it was handed out. Everything else (the subtrees, properties not asked for)
+ * is stepped over without being handed out. The scan ends after the root's end, at FDT_END, or
+ * at the first corrupt token, with all the checks the functions above make: whatever it handed
+ * out until then is valid. Properties placed after a child belong to no node and are passed
+ * over, as fdt_getprop does. */
+struct fdt_scan {
+	/* Private to lib/fdt.c. */
+	struct fdt_view v;
+	uint32_t off;       /* the next token */
+	unsigned open;      /* nodes begun and not yet ended */
+	bool props;         /* hand out the properties that follow */
+};
+
+/* Start a scan, checking the blob as fdt_walk_start does: 0, or -1 if it is not valid. */
+int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size);
+/* The next item, or false at the end of the scan. */
+bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item);
+/* Hand out the properties of the top-level node fdt_scan_next has just handed out. */
+static inline void fdt_scan_read_props(struct fdt_scan *s)
+{
+	s->props = true;
+}
+
 #endif

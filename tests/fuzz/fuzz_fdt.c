@@ -6,8 +6,9 @@
  * offset handed out names a node whose name ends inside the blob, children come after their
  * parent and siblings in order, property values lie inside the blob, the one-pass walk
  * (fdt_walk_next) hands out nodes the other functions accept, depths that nest, and properties
- * fdt_getprop finds; boot_info stays within its arrays with a NUL-terminated command line and a
- * seed of at most 64 bytes, and does not depend on what the arch asks boot_parse_dtb for. */
+ * fdt_getprop finds, and so does the top-level scan (fdt_scan_next); boot_info stays within its
+ * arrays with a NUL-terminated command line and a seed of at most 64 bytes, and does not depend
+ * on what the arch asks boot_parse_dtb for. */
 #include "lib_under_test.h"
 #include <boot.h>
 
@@ -116,6 +117,45 @@ static void check_walk(const struct blob *b)
 	FUZZ_CHECK(!fdt_walk_next(&w, &item));
 }
 
+/* The top-level scan: top-level nodes in blob order that the other functions accept, with
+ * their properties (asked for every other node) and the root's inside the blob and found by
+ * fdt_getprop; the string matchers on each. */
+static void check_scan(const struct blob *b)
+{
+	static const char *const gics[] = { "arm,cortex-a15-gic", "arm,gic-v3", "" };
+	struct fdt_scan s;
+	struct fdt_item item;
+	int node = -1, root = fdt_path_offset(b->start, "/");
+	unsigned nodes = 0;
+
+	if (fdt_scan_start(&s, b->start, b->size) != 0)
+		return;
+	while (fdt_scan_next(&s, &item)) {
+		FUZZ_CHECK(inside(b, item.name, strnlen(item.name, b->size) + 1));
+		if (item.kind == FDT_ITEM_NODE) {
+			FUZZ_CHECK(item.node > node && item.depth == 1);
+			FUZZ_CHECK(fdt_node_name(b->start, item.node) == item.name);
+			node = item.node;
+			if (nodes++ % 2)
+				fdt_scan_read_props(&s);
+		} else {
+			int len, holder = node < 0 ? root : node;
+
+			FUZZ_CHECK(item.kind == FDT_ITEM_PROP && item.depth == (node < 0 ? 0u : 1u));
+			FUZZ_CHECK(inside(b, item.value, item.len));
+			/* (Tokens fdt_path_offset refuses may precede the root the scan finds.) */
+			if (holder >= 0) {
+				const uint8_t *v = fdt_getprop(b->start, holder, item.name, &len);
+
+				FUZZ_CHECK(v != NULL && v <= (const uint8_t *)item.value);
+			}
+			int k = fdt_prop_string_index(&item, gics, ARRAY_SIZE(gics));
+			FUZZ_CHECK(k < 0 || fdt_prop_has_string(&item, gics[k]));
+		}
+	}
+	FUZZ_CHECK(!fdt_scan_next(&s, &item));
+}
+
 /* What boot_parse_dtb hands the arch: properties inside the blob, of the name asked for. */
 static const struct blob *arch_blob;
 
@@ -128,7 +168,7 @@ static void arch_found(const struct fdt_item *prop)
 	sink ^= (uint8_t)fdt_prop_has_string(prop, "arm,cortex-a15-gic");
 }
 
-static const struct boot_dtb_request gic_request = { NULL, "compatible", arch_found };
+static const struct boot_dtb_request gic_request = { "intc", "compatible", arch_found };
 static const struct boot_dtb_request psci_request = { "psci", "method", arch_found };
 
 static void check_boot_info(const struct blob *b, const struct boot_info *bi)
@@ -178,6 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(fdt_getprop(copy, -5, "reg", NULL) == NULL);
 
 		check_walk(&b);
+		check_scan(&b);
 
 		/* As arm64 and arm call it; the arch's request changes nothing else. */
 		struct boot_info bi, bi_arm;

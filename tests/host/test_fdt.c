@@ -337,6 +337,89 @@ static void test_walk_helpers(void **state)
 	assert_false(fdt_prop_has_string(&prop, "arm,gic-400"));
 }
 
+/* The top-level scan: the root's properties, every top-level node, the properties of those
+ * asked for (chosen and psci here), nothing of the subtrees. */
+static void test_scan_good(void **state)
+{
+	static const struct {
+		enum fdt_item_kind kind;
+		unsigned depth;
+		const char *name;
+	} expect[] = {
+		{ FDT_ITEM_PROP, 0, "#address-cells" },
+		{ FDT_ITEM_PROP, 0, "#size-cells" },
+		{ FDT_ITEM_PROP, 0, "compatible" },
+		{ FDT_ITEM_NODE, 1, "chosen" },
+		{ FDT_ITEM_PROP, 1, "bootargs" },
+		{ FDT_ITEM_PROP, 1, "rng-seed" },
+		{ FDT_ITEM_PROP, 1, "kaslr-seed" },
+		{ FDT_ITEM_NODE, 1, "memory@40000000" },
+		{ FDT_ITEM_NODE, 1, "pl011@9000000" },
+		{ FDT_ITEM_NODE, 1, "psci" },
+		{ FDT_ITEM_PROP, 1, "compatible" },
+		{ FDT_ITEM_PROP, 1, "method" },
+		{ FDT_ITEM_NODE, 1, "cpus" },
+		{ FDT_ITEM_NODE, 1, "memory@100000000" },
+		{ FDT_ITEM_NODE, 1, "flags" },
+	};
+	static const char *const wanted[] = { "chosen", "psci" };
+	size_t size, n = 0;
+	uint8_t *fdt = build_virt(&size, NULL);
+	struct fdt_scan s;
+	struct fdt_item item;
+
+	assert_int_equal(fdt_scan_start(&s, NULL, size), -1);
+	assert_int_equal(fdt_scan_start(&s, fdt, size - 1), -1);
+	assert_int_equal(fdt_scan_start(&s, fdt, size), 0);
+	while (fdt_scan_next(&s, &item)) {
+		assert_true(n < ARRAY_SIZE(expect));
+		assert_int_equal(item.kind, expect[n].kind);
+		assert_int_equal(item.depth, expect[n].depth);
+		assert_string_equal(item.name, expect[n].name);
+		if (item.kind == FDT_ITEM_NODE) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/%s", item.name);
+			assert_int_equal(item.node, fdt_path_offset(fdt, path));
+			if (fdt_name_index(item.name, wanted, ARRAY_SIZE(wanted), true) >= 0)
+				fdt_scan_read_props(&s);
+		}
+		if (item.kind == FDT_ITEM_PROP && !strcmp(item.name, "bootargs")) {
+			assert_int_equal(item.len, sizeof(bootargs));
+			assert_memory_equal(item.value, bootargs, sizeof(bootargs));
+		}
+		n++;
+	}
+	assert_int_equal(n, ARRAY_SIZE(expect));
+	assert_false(fdt_scan_next(&s, &item));
+	free(fdt);
+}
+
+/* The table matchers: the first match's index, unit addresses only for node names, the
+ * strings of a list in order, an unterminated last string never. */
+static void test_name_tables(void **state)
+{
+	static const char *const names[] = { "memory", "chosen", "intc" };
+	static const char *const gics[] = { "arm,cortex-a15-gic", "arm,gic-v3" };
+	static const char list[] = "arm,gic-v3\0arm,cortex-a15-gic";
+	struct fdt_item prop = { .kind = FDT_ITEM_PROP, .value = list, .len = sizeof(list) };
+
+	assert_int_equal(fdt_name_index("intc@8000000", names, 3, true), 2);
+	assert_int_equal(fdt_name_index("intc@8000000", names, 3, false), -1);
+	assert_int_equal(fdt_name_index("chosen", names, 3, false), 1);
+	assert_int_equal(fdt_name_index("memory-controller", names, 3, true), -1);
+	assert_int_equal(fdt_name_index("memor", names, 3, true), -1);
+	assert_int_equal(fdt_name_index("memory", names, 0, true), -1);
+	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), 1);
+	prop.len = sizeof(list) - 1; /* "arm,cortex-a15-gic" without its NUL */
+	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), 1);
+	assert_int_equal(fdt_prop_string_index(&prop, gics, 1), -1);
+	prop.len = 10; /* "arm,gic-v3" without its NUL */
+	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), -1);
+	prop.len = 0;
+	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), -1);
+}
+
 /* Properties after a child belong to no node and are passed over; the walk ends with the root
  * (whatever follows it) and at FDT_END inside open nodes. */
 static void test_walk_odd_shapes(void **state)
@@ -828,6 +911,8 @@ int main(void)
 		cmocka_unit_test(test_exercise_good),
 		cmocka_unit_test(test_walk_good),
 		cmocka_unit_test(test_walk_helpers),
+		cmocka_unit_test(test_scan_good),
+		cmocka_unit_test(test_name_tables),
 		cmocka_unit_test(test_walk_odd_shapes),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_truncated),
