@@ -424,7 +424,8 @@ def render(results, facts, test, started, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presets", default="", help="comma-separated (default: all)")
-    ap.add_argument("--boots", type=int, default=10, help="boot pairs per preset")
+    ap.add_argument("--boots", type=int, default=21,
+                    help="boot pairs per preset (an odd number: the median is one pair's ratio)")
     ap.add_argument("--execs", type=int, default=1000, help="`run hello` cycles per preset")
     ap.add_argument("--layouts", type=int, default=1000000, help="layout-only draws")
     ap.add_argument("--icount-execs", type=int, default=200,
