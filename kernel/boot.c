@@ -121,13 +121,13 @@ static const struct fdt_item *field(const struct dtb_reader *r, enum dtb_field i
 	return r->found & FOUND(i) ? &r->field[i] : NULL;
 }
 
-/* The value of n = 1 or 2 big-endian cells at p (the last, and the first shifted up if two),
- * read without a branch on n. */
+/* The value of n = 1 or 2 big-endian cells at p: the last, and the first shifted up if there
+ * are two (masked out if not), read without a branch on n. */
 static uint64_t cells_1_or_2(const uint8_t *p, unsigned n)
 {
 	uint64_t first = fdt_read_cells(p, 1), last = fdt_read_cells(p + 4 * (n - 1), 1);
 
-	return n == 2 ? first << 32 | last : last;
+	return (first & -(uint64_t)(n - 1)) << 32 | last;
 }
 
 /* The root's #address-cells or #size-cells if it has one, well-formed, else the spec's default:
@@ -157,19 +157,18 @@ static void add_ram_ranges(struct dtb_reader *r, const struct fdt_item *reg)
 		boot_add_ram(r->bi, cells_1_or_2(cells + off, ac), cells_1_or_2(cells + off + 4 * ac, sc));
 }
 
-/* The properties of a node have all been read: if it was a memory node, its RAM. */
-static void end_node(struct dtb_reader *r)
+#define MEMORY_FIELDS (FOUND(DEVICE_TYPE) | FOUND(REG))
+
+/* A memory node's device_type and reg have both been read: its RAM, if device_type says so. */
+static void add_memory_node(struct dtb_reader *r)
 {
 	static const char *const memory[] = { "memory" };
-	const unsigned both = FOUND(DEVICE_TYPE) | FOUND(REG);
 	const struct fdt_item *type = &r->field[DEVICE_TYPE];
 
-	/* device_type is one string: "memory" and its NUL, the last byte of the value. */
-	if ((r->found & both) == both && type->len > 0 &&
-	    ((const char *)type->value)[type->len - 1] == '\0' &&
-	    fdt_name_index(type->value, memory, 1, false) == 0)
+	/* device_type is one string: exactly "memory" and its NUL. */
+	if (type->len == sizeof("memory") && fdt_name_index(type->value, memory, 1, false) == 0)
 		add_ram_ranges(r, &r->field[REG]);
-	r->found &= ~both;
+	r->found &= ~MEMORY_FIELDS;
 }
 
 /* A top-level node: read its properties if it is one of those wanted. */
@@ -177,12 +176,12 @@ static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *nam
 {
 	int i = fdt_name_index(name, r->names.nodes, r->names.nr_nodes, true);
 
-	end_node(r);
 	r->node = i < 0 ? OTHER : (enum dtb_node)i;
-	if (r->node == CHOSEN)
-		r->names.nodes[CHOSEN] = "/"; /* only the first: no node name has a slash */
-	if (r->node != OTHER)
-		fdt_scan_read_props(s);
+	/* Only the first chosen: no node name has a slash. */
+	r->names.nodes[CHOSEN] = r->node == CHOSEN ? "/" : r->names.nodes[CHOSEN];
+	/* A memory node's two properties are its own, not the last one's. */
+	r->found &= ~MEMORY_FIELDS;
+	fdt_scan_read_props(s, r->node != OTHER);
 }
 
 static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
@@ -199,9 +198,11 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 	}
 	r->field[first + (unsigned)i] = *prop;
 	r->found |= FOUND(first + (unsigned)i);
+	if ((r->found & MEMORY_FIELDS) == MEMORY_FIELDS)
+		add_memory_node(r);
 }
 
-/* /chosen's seeds, one after the other (as much as fits). */
+/* /chosen's command line, and its seeds one after the other (as much as fits). */
 static void apply_chosen(struct dtb_reader *r)
 {
 	static const char *const seed_sources[] = {
@@ -213,16 +214,16 @@ static void apply_chosen(struct dtb_reader *r)
 
 	if (args && args->len > 0 && ((const char *)args->value)[args->len - 1] == '\0')
 		boot_set_cmdline(bi, args->value, false);
-	for (unsigned i = 0; i < 2; i++) {
-		const struct fdt_item *seed = field(r, RNG_SEED + i);
-		unsigned room = BOOT_SEED_MAX - bi->seed_len, n;
+	/* A loop over the seeds found rather than over both: one copy of its code. */
+	for (unsigned seeds = r->found & (FOUND(RNG_SEED) | FOUND(KASLR_SEED)); seeds;
+	     seeds &= seeds - 1) {
+		unsigned i = (unsigned)__builtin_ctz(seeds);
+		const uint8_t *value = r->field[i].value;
+		uint32_t len = r->field[i].len;
 
-		if (!seed || seed->len == 0)
-			continue;
-		n = seed->len < room ? seed->len : room;
-		memcpy(bi->seed + bi->seed_len, seed->value, n);
-		bi->seed_len += n;
-		sources |= 1u << i;
+		for (uint32_t k = 0; k < len && bi->seed_len < BOOT_SEED_MAX; k++)
+			bi->seed[bi->seed_len++] = value[k];
+		sources |= (unsigned)(len != 0) << (i - RNG_SEED);
 	}
 	bi->seed_source = seed_sources[sources];
 }
@@ -263,14 +264,14 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 	bi->dtb = fdt;
 	boot_add_reserved(bi, dtb_pa, fdt_totalsize(fdt));
 	/* A corrupt blob ends the scan early: what was read before the damage is kept, the
-	 * properties of a node the damage cut short included (a lookup would find them too). */
+	 * properties of a node the damage cut short included (a lookup would find them too). A
+	 * memory node's RAM is taken as soon as both its properties are known. */
 	while (fdt_scan_next(&s, &item)) {
 		if (item.kind == FDT_ITEM_NODE)
 			begin_node(&r, &s, item.name);
 		else
 			read_prop(&r, &item);
 	}
-	end_node(&r);
 	apply_chosen(&r);
 	return 0;
 }

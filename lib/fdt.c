@@ -85,10 +85,9 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	off_strings = be32(h + HDR_OFF_STRINGS);
 	size_strings = be32(h + HDR_SIZE_STRINGS);
 	off_rsvmap = be32(h + HDR_OFF_RSVMAP);
-	/* Version 16 has no size_dt_struct: the structure block may run to the end. */
-	size_struct = be32(h + HDR_SIZE_STRUCT);
-	if (version < 17)
-		size_struct = off_struct <= total ? total - off_struct : 0;
+	/* Version 16 has no size_dt_struct: the structure block may run to the end (the difference
+	 * wraps only when off_struct > total, which range_ok refuses below). */
+	size_struct = version < 17 ? total - off_struct : be32(h + HDR_SIZE_STRUCT);
 	/* A structure block too large for node offsets (ints) is refused too. */
 	ok = (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
 	     (be32(h + HDR_LAST_COMP) <= 17) &
@@ -557,12 +556,13 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 			const char *name = (const char *)(p + 4);
 			uint32_t n = 0, max = size - off - 4;
 
-			while (n < max && name[n])
-				n++;
-			if (n == max)
-				break; /* the name does not end inside the block */
+			/* n counts the name and its NUL, which must come before the block ends. */
+			do {
+				if (n == max)
+					goto end;
+			} while (name[n++]);
 			item->node = (int)off;
-			off = align4(off + 4 + n + 1);
+			off = align4(off + 4 + n);
 			/* The root's properties are handed out; a top-level node's if asked. */
 			s->props = s->open++ == 0;
 			if (s->open == 2) {
@@ -584,6 +584,7 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 			break;
 		}
 	}
+end:
 	s->off = size; /* ended, for good */
 	return false;
 }

@@ -112,8 +112,8 @@ int fdt_prop_string_index(const struct fdt_item *prop, const char *const *names,
  *
  *	if (fdt_scan_start(&s, fdt, max_size) == 0)
  *		while (fdt_scan_next(&s, &item))
- *			if (item.kind == FDT_ITEM_NODE && wanted(item.name))
- *				fdt_scan_read_props(&s);
+ *			if (item.kind == FDT_ITEM_NODE)
+ *				fdt_scan_read_props(&s, wanted(item.name));
  *
  * Items come in blob order: first the root's properties (depth 0), then each top-level node
  * (FDT_ITEM_NODE, depth 1), followed by its properties (depth 1) only if the caller asked for
@@ -134,10 +134,11 @@ struct fdt_scan {
 int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size);
 /* The next item, or false at the end of the scan. */
 bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item);
-/* Hand out the properties of the top-level node fdt_scan_next has just handed out. */
-static inline void fdt_scan_read_props(struct fdt_scan *s)
+/* Whether to hand out the properties of the top-level node fdt_scan_next has just handed out
+ * (they are not, unless asked for). */
+static inline void fdt_scan_read_props(struct fdt_scan *s, bool wanted)
 {
-	s->props = true;
+	s->props = wanted;
 }
 
 #endif

@@ -136,8 +136,7 @@ static void check_scan(const struct blob *b)
 			FUZZ_CHECK(item.node > node && item.depth == 1);
 			FUZZ_CHECK(fdt_node_name(b->start, item.node) == item.name);
 			node = item.node;
-			if (nodes++ % 2)
-				fdt_scan_read_props(&s);
+			fdt_scan_read_props(&s, nodes++ % 2);
 		} else {
 			int len, holder = node < 0 ? root : node;
 

@@ -381,8 +381,8 @@ static void test_scan_good(void **state)
 
 			snprintf(path, sizeof(path), "/%s", item.name);
 			assert_int_equal(item.node, fdt_path_offset(fdt, path));
-			if (fdt_name_index(item.name, wanted, ARRAY_SIZE(wanted), true) >= 0)
-				fdt_scan_read_props(&s);
+			fdt_scan_read_props(&s, fdt_name_index(item.name, wanted,
+								 ARRAY_SIZE(wanted), true) >= 0);
 		}
 		if (item.kind == FDT_ITEM_PROP && !strcmp(item.name, "bootargs")) {
 			assert_int_equal(item.len, sizeof(bootargs));

@@ -76,6 +76,40 @@ static void check_walk(const void *fdt, unsigned nodes)
 	assert_string_equal(fdt_node_name(fdt, gic), "intc@8000000");
 }
 
+/* The top-level scan boot code uses finds what it asks for: the GIC's compatible on the node
+ * QEMU calls intc@8000000 (arm64's request), /psci's method (arm's), the memory node's
+ * properties; and every top-level node. */
+static void check_scan(const void *fdt)
+{
+	static const char *const wanted[] = { "intc", "psci", "memory" };
+	static const char *const gics[] = { "arm,cortex-a15-gic", "arm,gic-v3" };
+	struct fdt_scan s;
+	struct fdt_item item;
+	int node = -1, gic = -1;
+	unsigned top = 0, memory_props = 0;
+	const char *method = NULL;
+
+	assert_int_equal(fdt_scan_start(&s, fdt, (size_t)-1), 0);
+	while (fdt_scan_next(&s, &item)) {
+		if (item.kind == FDT_ITEM_NODE) {
+			node = fdt_name_index(item.name, wanted, ARRAY_SIZE(wanted), true);
+			fdt_scan_read_props(&s, node >= 0);
+			top++;
+		} else if (node == 0 && fdt_prop_named(&item, "compatible")) {
+			gic = fdt_prop_string_index(&item, gics, ARRAY_SIZE(gics));
+		} else if (node == 1 && fdt_prop_named(&item, "method")) {
+			method = item.value;
+		} else if (node == 2) {
+			memory_props += fdt_prop_named(&item, "reg") || fdt_prop_named(&item, "device_type");
+		}
+	}
+	assert_true(top > 40);
+	assert_int_equal(gic, 0); /* GICv2: QEMU's default */
+	assert_non_null(method);
+	assert_string_equal(method, "hvc");
+	assert_int_equal(memory_props, 2);
+}
+
 static void check_virt(const char *path)
 {
 	size_t size;
@@ -143,6 +177,7 @@ static void check_virt(const char *path)
 	printf("%s: %u nodes\n", path, n);
 	assert_true(n > 40);
 	check_walk(fdt, n);
+	check_scan(fdt);
 	free(fdt);
 }
 
