@@ -96,6 +96,14 @@ static const struct {
 	[OTHER] = { 0, 0 },
 };
 
+/* The length a field must have to be kept (0: any): one cell for the root's two, and for
+ * device_type that of "memory" and its NUL (a memory node's is of no use otherwise). */
+static const uint8_t field_len[NR_DTB_FIELDS] = {
+	[ADDRESS_CELLS] = 4,
+	[SIZE_CELLS] = 4,
+	[DEVICE_TYPE] = sizeof("memory"),
+};
+
 /* What boot_parse_dtb gathers in its one pass over the top of the tree. */
 struct dtb_reader {
 	struct boot_info *bi;
@@ -130,17 +138,15 @@ static uint64_t cells_1_or_2(const uint8_t *p, unsigned n)
 	return (first & -(uint64_t)(n - 1)) << 32 | last;
 }
 
-/* The root's #address-cells or #size-cells if it has one, well-formed, else the spec's default:
- * the two start as empty properties (boot_parse_dtb), so that this is a select, not a branch. */
+/* The spec's defaults of #address-cells and #size-cells, which boot_parse_dtb starts with. */
+static const uint8_t default_address_cells[4] = { 0, 0, 0, 2 };
+static const uint8_t default_size_cells[4] = { 0, 0, 0, 1 };
+
+/* The root's #address-cells or #size-cells: the property (read_prop keeps only one cell), or
+ * the default. */
 static unsigned cells_value(const struct dtb_reader *r, enum dtb_field i)
 {
-	static const uint8_t spec_default[][4] = {
-		[ADDRESS_CELLS] = { 0, 0, 0, 2 },
-		[SIZE_CELLS] = { 0, 0, 0, 1 },
-	};
-	const struct fdt_item *prop = &r->field[i];
-
-	return (unsigned)fdt_read_cells(prop->len == 4 ? prop->value : spec_default[i], 1);
+	return (unsigned)fdt_read_cells(r->field[i].value, 1);
 }
 
 /* RAM from a memory node's reg, in the root's #address-cells/#size-cells. */
@@ -165,8 +171,8 @@ static void add_memory_node(struct dtb_reader *r)
 	static const char *const memory[] = { "memory" };
 	const struct fdt_item *type = &r->field[DEVICE_TYPE];
 
-	/* device_type is one string: exactly "memory" and its NUL. */
-	if (type->len == sizeof("memory") && fdt_name_index(type->value, memory, 1, false) == 0)
+	/* Its length is that of "memory" and the NUL (read_prop). */
+	if (fdt_name_index(type->value, memory, 1, false) == 0)
 		add_ram_ranges(r, &r->field[REG]);
 	r->found &= ~MEMORY_FIELDS;
 }
@@ -196,8 +202,12 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 		r->arch->found(prop);
 		return;
 	}
-	r->field[first + (unsigned)i] = *prop;
-	r->found |= FOUND(first + (unsigned)i);
+	unsigned k = first + (unsigned)i;
+
+	if ((field_len[k] != 0) & (prop->len != field_len[k]))
+		return;
+	r->field[k] = *prop;
+	r->found |= FOUND(k);
 	if ((r->found & MEMORY_FIELDS) == MEMORY_FIELDS)
 		add_memory_node(r);
 }
@@ -255,7 +265,9 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 	};
 	r.node = ROOT;
 	r.found = 0;
-	r.field[ADDRESS_CELLS].len = r.field[SIZE_CELLS].len = 0; /* see cells_value */
+	/* The spec's defaults, until the root says otherwise (see cells_value). */
+	r.field[ADDRESS_CELLS].value = default_address_cells;
+	r.field[SIZE_CELLS].value = default_size_cells;
 
 	/* The boot mapping covers 2 MiB from the DTB's start. */
 	if (fdt_scan_start(&s, fdt, 2u << 20) != 0)

@@ -35,10 +35,14 @@ static void clamp_ram_to_lowmem(struct boot_info *bi)
 	}
 }
 
-/* /psci's "method" names the conduit (the default is hvc). */
+/* /psci's "method" names the conduit (the default is hvc). It is one string: exactly "smc" and
+ * its NUL, or not smc. */
 static void set_psci_conduit(const struct fdt_item *method)
 {
-	arm_set_psci_conduit(fdt_prop_has_string(method, "smc"));
+	static const char *const smc[] = { "smc" };
+
+	arm_set_psci_conduit(method->len == sizeof("smc") &&
+			     fdt_name_index(method->value, smc, 1, false) == 0);
 }
 
 static const struct boot_dtb_request psci_request = { "psci", "method", set_psci_conduit };
