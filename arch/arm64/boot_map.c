@@ -1,32 +1,50 @@
-/* The boot mapping, built with the MMU off before anything else runs.
+/* The kernel's page tables, built once with the MMU off before anything else runs.
  *
  * This file runs at the physical load address while the kernel is linked high. That works
  * because AArch64's small code model reaches globals and functions PC-relatively (adrp/add, bl):
  * it must not take pointers from initialised data, call into other files, or let the compiler
  * turn loops into memset calls (arch.cmake builds it with -fno-tree-loop-distribute-patterns).
- * With the MMU off every access is Device memory, so only aligned 8-byte stores are used.
+ * With the MMU off every access is Device memory, so only aligned 8-byte stores are used (some
+ * paired into stp).
  *
- * Mapping, with blocks of A64_BOOT_BLOCK_SHIFT (1 GiB / 32 MiB / 512 MiB):
- *   TTBR1: PAGE_OFFSET + [0, LINEAR_MAP_MAX) -> PHYS_OFFSET + same, Normal RWX
- *          IO_VIRT_BASE + [0, 1 GiB)         -> PA [0, 1 GiB), Device-nGnRE
+ * What it maps is final: the same descriptors arch_pte_make_leaf() encodes (pte.c), so the
+ * generic walker reads and extends these tables like any other (arch_mmu_init adds what the DTB
+ * decides, with pt_map).
+ *   TTBR1: the image, page by page: text r-x, rodata r--, data and BSS rw-, the kernel stack's
+ *            guard page left unmapped;
+ *          the linear map below it, [PHYS_OFFSET, image): the DTB, and the room pmm_init puts
+ *            its bitmap in before arch_mmu_init maps the rest of RAM;
+ *          the PL011 at IO_ADDRESS(), Device-nGnRE, for printk until then, and the table the
+ *            GIC's frames go in.
  *   TTBR0: identity of the blocks holding the image, only until the jump to the high address.
- * arch_mmu_init() replaces all of it with page-granular W^X tables. */
+ * Tables come from head.S's boot pool, which stays reserved as part of the image. */
 #include <types.h>
+#include <asm/arm64.h>
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 
-#define BOOT_POOL_TABLES A64_BOOT_POOL_TABLES
+#define LAST_LEVEL (A64_PT_LEVELS - 1)
 
-/* head.S's uncleared pool (up to 6 tables of 64 KiB): only the tables handed out are zeroed. */
-extern uint64_t a64_boot_pool[BOOT_POOL_TABLES][PAGE_SIZE / 8];
+/* Descriptor attributes, as pte.c's prot_to_attrs() encodes kernel (global) mappings. */
+#define ATTR_NORMAL (PTE_AF | PTE_ATTRINDX(MT_NORMAL) | PTE_SH_INNER)
+#define ATTR_TEXT (ATTR_NORMAL | PTE_AP_RDONLY | PTE_UXN)
+#define ATTR_RODATA (ATTR_NORMAL | PTE_AP_RDONLY | PTE_PXN | PTE_UXN)
+#define ATTR_DATA (ATTR_NORMAL | PTE_PXN | PTE_UXN)
+#define ATTR_DEVICE (PTE_AF | PTE_ATTRINDX(MT_DEVICE_nGnRE) | PTE_PXN | PTE_UXN)
+/* The identity map only carries the few instructions that turn the MMU on. */
+#define ATTR_IDENTITY (ATTR_NORMAL | PTE_UXN)
+
+/* head.S's uncleared pool: only the tables handed out are zeroed, each as far as its level has
+ * entries. */
+extern uint64_t a64_boot_pool[A64_BOOT_POOL_TABLES][PAGE_SIZE / 8];
 static unsigned boot_pool_used;
 uint64_t a64_booted_at_el2;
-/* Physical roots for later: the identity map (for the TTBR1 switch) and an empty table. */
-phys_addr_t a64_boot_idmap_root, a64_boot_kernel_root, a64_empty_root;
+/* Physical roots: the kernel's (TTBR1 for good), an empty table (TTBR0 with no user root). */
+phys_addr_t a64_kernel_root, a64_empty_root;
 
 static void boot_uart_puts_phys(const char *s)
 {
-	volatile uint32_t *dr = (volatile uint32_t *)0x09000000UL;
+	volatile uint32_t *dr = (volatile uint32_t *)VIRT_UART_PA;
 
 	while (*s)
 		*dr = (uint32_t)*s++;
@@ -47,13 +65,24 @@ static __noreturn void boot_die(const char *why)
 		__asm__ volatile("wfi");
 }
 
-static uint64_t *boot_alloc_table(void)
+/* A table with its `entries` zeroed (a root may have far fewer than a granule holds: 2 with 16K
+ * and VA_BITS 48, 64 with 64K). Under TCG each store is paid in instructions, and 64K tables are
+ * 8192 entries: eight words a round, which the compiler makes four aligned stp of xzr. */
+static uint64_t *boot_alloc_table(unsigned entries)
 {
-	if (boot_pool_used == BOOT_POOL_TABLES)
+	if (boot_pool_used == A64_BOOT_POOL_TABLES)
 		boot_die("boot table pool exhausted");
 	uint64_t *table = a64_boot_pool[boot_pool_used++];
-	for (unsigned i = 0; i < PAGE_SIZE / 8; i++)
-		table[i] = 0;
+	for (uint64_t *p = table; p < table + entries; p += 8) {
+		p[0] = 0;
+		p[1] = 0;
+		p[2] = 0;
+		p[3] = 0;
+		p[4] = 0;
+		p[5] = 0;
+		p[6] = 0;
+		p[7] = 0;
+	}
 	return table;
 }
 
@@ -64,23 +93,83 @@ static unsigned boot_index(unsigned level, uint64_t va)
 	return (unsigned)((va >> A64_LEVEL_SHIFT(level)) & (entries - 1));
 }
 
-/* Map [va, va + size) with boot blocks; va, pa and size are block aligned. */
-static void boot_map_blocks(uint64_t *root, uint64_t va, uint64_t pa, uint64_t size,
-			    uint64_t attrs)
+/* Blocks exist at Arm level 2 for every granule and at level 1 for 4K (as pte.c says). */
+static bool boot_block_allowed(unsigned level)
 {
-	for (uint64_t off = 0; off < size; off += 1ULL << A64_BOOT_BLOCK_SHIFT) {
-		uint64_t *table = root;
-		unsigned level = 0;
+	return A64_HW_LEVEL(level) == 2 || (CONFIG_PAGE_SHIFT == 12 && A64_HW_LEVEL(level) == 1);
+}
 
-		while (A64_LEVEL_SHIFT(level) > A64_BOOT_BLOCK_SHIFT) {
-			unsigned idx = boot_index(level, va + off);
-			if (!(table[idx] & PTE_VALID))
-				table[idx] = (uint64_t)(uintptr_t)boot_alloc_table() | PTE_TYPE_TABLE;
-			table = (uint64_t *)(uintptr_t)(table[idx] & PTE_OA_MASK);
-			level++;
-		}
-		table[boot_index(level, va + off)] = ((pa + off) & PTE_OA_MASK) | attrs;
+/* The level of the largest leaf that va, pa and the remaining size line up with. */
+static unsigned boot_leaf_level(uint64_t va, uint64_t pa, uint64_t remaining)
+{
+	for (unsigned level = 0; level < LAST_LEVEL; level++) {
+		uint64_t size = 1ULL << A64_LEVEL_SHIFT(level);
+
+		if (boot_block_allowed(level) && !((va | pa) & (size - 1)) && remaining >= size)
+			return level;
 	}
+	return LAST_LEVEL;
+}
+
+/* The table holding va's slot at `level`, with the tables on the way made as needed. */
+static uint64_t *boot_table_for(uint64_t *root, uint64_t va, unsigned level)
+{
+	uint64_t *table = root;
+
+	for (unsigned l = 0; l < level; l++) {
+		unsigned idx = boot_index(l, va);
+		if (!(table[idx] & PTE_VALID))
+			table[idx] = (uint64_t)(uintptr_t)boot_alloc_table(1u << A64_PT_BITS) |
+				     PTE_TYPE_TABLE;
+		table = (uint64_t *)(uintptr_t)(table[idx] & PTE_OA_MASK);
+	}
+	return table;
+}
+
+/* Map [va, va + size) to pa (all page aligned) with the largest leaves that fit. */
+static void boot_map(uint64_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t attrs)
+{
+	if ((va | pa | size) & (PAGE_SIZE - 1))
+		boot_die("boot mapping not page aligned");
+	while (size) {
+		unsigned level = boot_leaf_level(va, pa, size);
+		uint64_t leaf = 1ULL << A64_LEVEL_SHIFT(level);
+		uint64_t type = level == LAST_LEVEL ? PTE_TYPE_TABLE : PTE_TYPE_BLOCK;
+
+		boot_table_for(root, va, level)[boot_index(level, va)] =
+			(pa & PTE_OA_MASK) | attrs | type;
+		va += leaf;
+		pa += leaf;
+		size -= leaf;
+	}
+}
+
+/* Map the image's [start, end), here at its physical address, at its linked address. */
+static void boot_map_image(uint64_t *root, const char *start, const char *end, uint64_t attrs)
+{
+	uint64_t pa = (uint64_t)(uintptr_t)start;
+
+	boot_map(root, pa - PHYS_OFFSET + PAGE_OFFSET, pa, (uint64_t)(end - start), attrs);
+}
+
+static void boot_map_kernel(uint64_t *root)
+{
+	extern char __kernel_start[], __kernel_end[], __text_start[], __text_end[];
+	extern char __rodata_start[], __rodata_end[], __data_start[];
+	uint64_t below_image = (uint64_t)(uintptr_t)__kernel_start - PHYS_OFFSET;
+
+	boot_map(root, PAGE_OFFSET, PHYS_OFFSET, below_image, ATTR_DATA);
+	boot_map_image(root, __text_start, __text_end, ATTR_TEXT);
+	boot_map_image(root, __rodata_start, __rodata_end, ATTR_RODATA);
+	/* Data and BSS, minus the kernel stack's guard: an overflow faults instead of
+	 * overwriting whatever lies below the stack. */
+	boot_map_image(root, __data_start, a64_kstack_guard, ATTR_DATA);
+	boot_map_image(root, a64_kstack_bottom, __kernel_end, ATTR_DATA);
+	boot_map(root, IO_ADDRESS(VIRT_UART_PA), VIRT_UART_PA, PAGE_SIZE, ATTR_DEVICE);
+	/* The GIC's frames join the device window once the DTB has named its version
+	 * (arch_mmu_init). The table they go in is made now, so that the boot takes no table
+	 * from the page allocator (with 16K and 64K it is the UART's). */
+	boot_table_for(root, IO_ADDRESS(VIRT_GICD_PA), LAST_LEVEL);
 }
 
 static uint64_t read_mmfr0(void)
@@ -113,23 +202,19 @@ static uint64_t boot_tcr(void)
 
 void a64_boot_map(void)
 {
-	const uint64_t normal = PTE_TYPE_BLOCK | PTE_ATTRINDX(MT_NORMAL) | PTE_SH_INNER | PTE_AF;
-	const uint64_t device = PTE_TYPE_BLOCK | PTE_ATTRINDX(MT_DEVICE_nGnRE) | PTE_AF | PTE_PXN |
-				PTE_UXN;
+	extern char __kernel_start[], __kernel_end[];
 	const uint64_t block = 1ULL << A64_BOOT_BLOCK_SHIFT;
 	uint64_t tcr = boot_tcr();
-	uint64_t *kroot = boot_alloc_table(), *idroot = boot_alloc_table();
-	uint64_t *empty = boot_alloc_table();
-	extern char __kernel_start[], __kernel_end[];
+	uint64_t *kroot = boot_alloc_table(A64_ROOT_ENTRIES);
+	uint64_t *idroot = boot_alloc_table(A64_ROOT_ENTRIES);
+	uint64_t *empty = boot_alloc_table(A64_ROOT_ENTRIES);
 	uint64_t img_lo = (uint64_t)(uintptr_t)__kernel_start & ~(block - 1);
 	uint64_t img_hi = ((uint64_t)(uintptr_t)__kernel_end + block - 1) & ~(block - 1);
 
-	boot_map_blocks(kroot, PAGE_OFFSET, PHYS_OFFSET, LINEAR_MAP_MAX, normal | PTE_UXN);
-	boot_map_blocks(kroot, IO_VIRT_BASE, 0, IO_WINDOW_SIZE, device);
-	boot_map_blocks(idroot, img_lo, img_lo, img_hi - img_lo, normal | PTE_UXN);
+	boot_map_kernel(kroot);
+	boot_map(idroot, img_lo, img_lo, img_hi - img_lo, ATTR_IDENTITY);
 
-	a64_boot_kernel_root = (phys_addr_t)(uintptr_t)kroot;
-	a64_boot_idmap_root = (phys_addr_t)(uintptr_t)idroot;
+	a64_kernel_root = (phys_addr_t)(uintptr_t)kroot;
 	a64_empty_root = (phys_addr_t)(uintptr_t)empty;
 
 	__asm__ volatile("msr mair_el1, %0\n\t"
@@ -141,8 +226,7 @@ void a64_boot_map(void)
 			 "dsb nsh\n\t"
 			 "isb"
 			 :
-			 : "r"(MAIR_EL1_VALUE), "r"(tcr), "r"(a64_boot_idmap_root),
-			   "r"(a64_boot_kernel_root)
+			 : "r"(MAIR_EL1_VALUE), "r"(tcr), "r"(idroot), "r"(kroot)
 			 : "memory");
 }
 

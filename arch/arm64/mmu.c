@@ -1,4 +1,6 @@
-/* The kernel's real page tables (built with the generic walker) and the MMU operations. */
+/* The kernel's page tables and the MMU operations. boot_map.c built the tables with the MMU off
+ * (the image with its final permissions, the linear map below it, the UART); arch_mmu_init adds
+ * what only the DTB tells, with the generic walker, and TTBR1 never changes. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <boot.h>
@@ -9,8 +11,6 @@
 
 #define TTBR_BADDR_MASK 0x0000fffffffffffeUL /* without the ASID (63:48) and CnP (0) */
 #define TTBR_ASID_MASK 0xffff000000000000UL
-
-static phys_addr_t kernel_root;
 
 void arch_pt_sync(void)
 {
@@ -49,13 +49,13 @@ static void flush_asid(uint64_t asid_field)
 phys_addr_t arch_pt_root_for(phys_addr_t user_root, uintptr_t va)
 {
 	if (va >= PAGE_OFFSET)
-		return kernel_root;
+		return a64_kernel_root;
 	/* The gap between the halves translates nowhere. */
 	if (va >= TASK_SIZE)
 		return a64_empty_root;
 	/* The kernel root is never a TTBR0 root: asked about a user address with it (the boot
 	 * self-check, a kernel fault report), answer with what translates it right now. */
-	if (!user_root || user_root == kernel_root)
+	if (!user_root || user_root == a64_kernel_root)
 		return read_sysreg(ttbr0_el1) & TTBR_BADDR_MASK;
 	return user_root;
 }
@@ -80,16 +80,17 @@ void arch_switch_user_root(phys_addr_t root, unsigned asid)
 		flush_asid(live & TTBR_ASID_MASK);
 	}
 	/* No root, or the kernel's (which is TTBR1's alone), means "no user mappings". */
-	if (!root || root == kernel_root)
+	if (!root || root == a64_kernel_root)
 		return;
 	/* Base and ASID change in one write: no window with one but not the other. */
 	write_sysreg(ttbr0_el1, root | (uint64_t)(asid & 0xff) << 48);
 	isb();
 }
 
+/* Valid from the first instruction at the high address: an early fault report walks it too. */
 phys_addr_t arch_kernel_root(void)
 {
-	return kernel_root;
+	return a64_kernel_root;
 }
 
 static void map_or_panic(phys_addr_t root, uintptr_t va, phys_addr_t pa, uint64_t size,
@@ -103,18 +104,13 @@ static void map_or_panic(phys_addr_t root, uintptr_t va, phys_addr_t pa, uint64_
 		      (unsigned long long)size, err);
 }
 
-static void map_kernel_range(phys_addr_t root, const void *start, const void *end, unsigned prot,
-			     const char *what)
-{
-	uintptr_t s = (uintptr_t)start, e = (uintptr_t)end;
-
-	map_or_panic(root, s, __pa(s), e - s, prot | PT_GLOBAL, what);
-}
-
-/* RAM outside the image, in the linear map: read/write data, never executable. */
+/* RAM in the linear map, but for [PHYS_OFFSET, end of the image), which boot_map.c mapped:
+ * read/write data, never executable, in the largest blocks that fit. Tables it needs beyond
+ * the boot ones come from the page allocator, which hands out the lowest free frame: one the
+ * linear map reaches already (below the image, or RAM this loop has mapped). */
 static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)
 {
-	const phys_addr_t img_lo = __pa(__kernel_start), img_hi = __pa(__kernel_end);
+	const phys_addr_t boot_lo = PHYS_OFFSET, boot_hi = __pa(__kernel_end);
 	const unsigned prot = PT_R | PT_W | PT_GLOBAL;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
@@ -123,14 +119,15 @@ static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)
 		hi = ALIGN_DOWN(hi, (phys_addr_t)PAGE_SIZE);
 		if (hi <= lo)
 			continue;
-		if (hi <= img_lo || lo >= img_hi) {
+		if (hi <= boot_lo || lo >= boot_hi) {
 			map_or_panic(root, (uintptr_t)__va(lo), lo, hi - lo, prot, "RAM");
 			continue;
 		}
-		if (lo < img_lo)
-			map_or_panic(root, (uintptr_t)__va(lo), lo, img_lo - lo, prot, "RAM");
-		if (hi > img_hi)
-			map_or_panic(root, (uintptr_t)__va(img_hi), img_hi, hi - img_hi, prot, "RAM");
+		if (lo < boot_lo)
+			map_or_panic(root, (uintptr_t)__va(lo), lo, boot_lo - lo, prot, "RAM");
+		if (hi > boot_hi)
+			map_or_panic(root, (uintptr_t)__va(boot_hi), boot_hi, hi - boot_hi, prot,
+				     "RAM");
 	}
 }
 
@@ -144,24 +141,8 @@ static void map_device(phys_addr_t root, phys_addr_t pa, uint64_t size, const ch
 
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
-	phys_addr_t root = pt_alloc_table(0);
-
-	if (!root)
-		panic("arm64: no memory for the kernel's root table");
-	map_kernel_range(root, __text_start, __text_end, PT_R | PT_X, "text");
-	map_kernel_range(root, __rodata_start, __rodata_end, PT_R, "rodata");
-	/* Data and BSS, minus the kernel stack's guard: an overflow faults instead of
-	 * overwriting whatever lies below the stack. */
-	map_kernel_range(root, __data_start, a64_kstack_guard, PT_R | PT_W, "data");
-	map_kernel_range(root, a64_kstack_bottom, __kernel_end, PT_R | PT_W, "bss");
-	map_linear_ram(root, bi);
-	map_device(root, VIRT_UART_PA, VIRT_UART_SIZE, "PL011");
-	a64_gic_map(root, map_device);
-
-	arch_pt_sync();
-	a64_replace_kernel_root(root, a64_boot_idmap_root, a64_empty_root,
-				__pa(__kernel_start) - (uintptr_t)__kernel_start);
-	kernel_root = root;
+	map_linear_ram(a64_kernel_root, bi);
+	a64_gic_map(a64_kernel_root, map_device);
 	a64_gic_init();
-	return root;
+	return a64_kernel_root;
 }

@@ -1,7 +1,8 @@
 /* arm64 entry: QEMU starts here at the physical load address, at EL1 (or EL2 with
  * virtualization=on), MMU off, DTB at PHYS_OFFSET. We drop to EL1, clear BSS, let the MMU-off C
- * helper build the boot mapping, turn the MMU on, jump to the linked (TTBR1) address and call
- * arch_start() on the kernel stack. */
+ * helper build the kernel's page tables (boot_map.c: final ones, kept for good), turn the MMU on,
+ * jump to the linked (TTBR1) address, drop the identity map and call arch_start() on the kernel
+ * stack. */
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>
@@ -48,9 +49,13 @@ _start:
 	add	x0, x0, :lo12:__bss_start
 	adrp	x1, __bss_end
 	add	x1, x1, :lo12:__bss_end
-1:	cmp	x0, x1
+1:	cmp	x0, x1				/* 64 bytes a round (arm64.ld aligns both ends) */
 	b.hs	2f
-	stp	xzr, xzr, [x0], #16
+	stp	xzr, xzr, [x0]
+	stp	xzr, xzr, [x0, #16]
+	stp	xzr, xzr, [x0, #32]
+	stp	xzr, xzr, [x0, #48]
+	add	x0, x0, #64
 	b	1b
 2:
 	adrp	x0, a64_booted_at_el2
@@ -110,44 +115,6 @@ a64_early_exception:
 	.balign	8
 .Learly_exit_block:
 	.quad	0x20026, 4			/* ADP_Stopped_ApplicationExit, EXIT_EXCEPTION */
-
-/* a64_replace_kernel_root(new_ttbr1, idmap_ttbr0, empty_ttbr0, phys_minus_virt):
- * switch TTBR1 to new tables without ever having two live translations for one VA: run from the
- * identity map, point TTBR1 at the empty table and flush, install the new root, flush, and come
- * back. Interrupts are masked throughout; this code and the trampoline use no stack. */
-	.globl a64_replace_kernel_root
-a64_replace_kernel_root:
-	msr	ttbr0_el1, x1
-	isb
-	tlbi	vmalle1
-	dsb	nsh
-	isb
-	adr	x9, .Ltrampoline
-	add	x9, x9, x3			/* its physical (= identity) address */
-	mov	x10, x30
-	br	x9
-.Ltrampoline:
-	msr	ttbr1_el1, x2
-	isb
-	tlbi	vmalle1
-	dsb	nsh
-	isb
-	msr	ttbr1_el1, x0
-	isb
-	tlbi	vmalle1
-	dsb	nsh
-	isb
-	adr	x9, .Lback
-	sub	x9, x9, x3			/* back to the virtual address */
-	br	x9
-.Lback:
-	msr	ttbr0_el1, x2
-	isb
-	tlbi	vmalle1
-	dsb	nsh
-	isb
-	mov	x30, x10
-	ret
 
 /* Memory the kernel initialises itself, so BSS clearing skips it (linker/arm64.ld .noclear):
  * the kernel stack with its guard below it (see trap_frame.h), the emergency stack the vectors

@@ -26,14 +26,12 @@
 #define VIRT_UART_SIZE 0x1000UL
 #define VIRT_UART_IRQ 33 /* SPI 1 */
 
-/* Set by head.S/boot_map.c. */
+/* Set by head.S/boot_map.c: a64_kernel_root is TTBR1's for good. */
 extern uint64_t a64_booted_at_el2;
-extern phys_addr_t a64_boot_idmap_root, a64_boot_kernel_root, a64_empty_root;
+extern phys_addr_t a64_kernel_root, a64_empty_root;
 extern char a64_kstack_guard[], a64_kstack_bottom[], a64_kstack_top[];
 extern char a64_vectors[];
 
-void a64_replace_kernel_root(phys_addr_t new_ttbr1, phys_addr_t idmap_ttbr0,
-			     phys_addr_t empty_ttbr0, uint64_t phys_minus_virt);
 struct fdt_item;
 void a64_gic_probe(const struct fdt_item *compatible);
 void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
