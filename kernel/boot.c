@@ -180,9 +180,12 @@ static void add_memory_node(struct dtb_reader *r)
 /* A top-level node: read its properties if it is one of those wanted. */
 static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *name)
 {
+	/* The node a lookup's result names, indexed by it + 1 (-1: none): a load where tests would
+	 * be blocks. */
+	static const uint8_t node_of[] = { OTHER, MEMORY, CHOSEN, ARCH };
 	int i = fdt_name_index(name, r->names.nodes, r->names.nr_nodes, true);
 
-	r->node = i < 0 ? OTHER : (enum dtb_node)i;
+	r->node = node_of[i + 1];
 	/* Only the first chosen: no node name has a slash. */
 	r->names.nodes[CHOSEN] = r->node == CHOSEN ? "/" : r->names.nodes[CHOSEN];
 	/* A memory node's two properties are its own, not the last one's. */
