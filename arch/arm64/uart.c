@@ -1,5 +1,5 @@
-/* PL011 polling driver for QEMU virt's UART0, through the device window (mapped as device memory
- * by the boot mapping and again by arch_mmu_init at the same address). */
+/* PL011 polling driver for QEMU virt's UART0, at IO_ADDRESS() (mapped as device memory by
+ * boot_map.c, before any C code prints). */
 #include <arch/console.h>
 #include <asm/arm64.h>
 
