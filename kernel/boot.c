@@ -232,10 +232,13 @@ static void apply_chosen(struct dtb_reader *r)
 	     seeds &= seeds - 1) {
 		unsigned i = (unsigned)__builtin_ctz(seeds);
 		const uint8_t *value = r->field[i].value;
-		uint32_t len = r->field[i].len;
+		uint32_t len = r->field[i].len, room = BOOT_SEED_MAX - bi->seed_len;
+		uint8_t *to = bi->seed + bi->seed_len;
+		uint32_t n = len < room ? len : room;
 
-		for (uint32_t k = 0; k < len && bi->seed_len < BOOT_SEED_MAX; k++)
-			bi->seed[bi->seed_len++] = value[k];
+		for (uint32_t k = 0; k < n; k++)
+			to[k] = value[k];
+		bi->seed_len += n;
 		sources |= (unsigned)(len != 0) << (i - RNG_SEED);
 	}
 	bi->seed_source = seed_sources[sources];
