@@ -480,16 +480,17 @@ __attribute__((noinline)) int fdt_name_index(const char *name, const char *const
 
 int fdt_prop_string_index(const struct fdt_item *prop, const char *const *names, unsigned n)
 {
-	const char *list = prop->value;
+	const char *s = prop->value, *p = s, *end = s + prop->len;
 
 	/* Each string is tried when its NUL is reached: an unterminated last one never is. */
-	for (uint32_t start = 0, i = 0; i < prop->len; i++) {
-		if (list[i])
-			continue;
-		int k = fdt_name_index(list + start, names, n, false);
-		if (k >= 0)
-			return k;
-		start = i + 1;
+	while (p < end) {
+		if (*p++ == '\0') {
+			int k = fdt_name_index(s, names, n, false);
+
+			if (k >= 0)
+				return k;
+			s = p;
+		}
 	}
 	return -1;
 }
