@@ -13,8 +13,8 @@ static struct boot_info boot_info;
  * it intc@8000000, GICv2 or GICv3. */
 static const struct boot_dtb_request gic_request = { "intc", "compatible", a64_gic_probe };
 
-/* The boot mapping covers LINEAR_MAP_MAX of RAM, and pmm_init runs before the real tables exist,
- * so RAM beyond it cannot be used. */
+/* The linear map never grows past LINEAR_MAP_MAX (that keeps it clear of the device window with
+ * VA_BITS 36), so RAM beyond it cannot be used. */
 static void clamp_ram_to_linear_map(struct boot_info *bi)
 {
 	const phys_addr_t limit = PHYS_OFFSET + LINEAR_MAP_MAX;
