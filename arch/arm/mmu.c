@@ -1,5 +1,6 @@
-/* ARMv7-A MMU: the kernel's real translation tables (built with mm/pgtable.c over the format in
- * pte.c), TLB maintenance and the address-space switch.
+/* ARMv7-A MMU: the kernel's real translation tables (built once, below, with pte.c's
+ * descriptors, then read and extended by mm/pgtable.c like any other), TLB maintenance and the
+ * address-space switch.
  *
  * One root per address space in TTBR0 (TTBCR.N = 0). The kernel half, [PAGE_OFFSET, 4 GiB),
  * is built once here; arch_pt_init_user_root copies its L1 entries into each user root, so the
@@ -107,16 +108,58 @@ void arch_switch_user_root(phys_addr_t root, unsigned asid)
 	arm_isb();
 }
 
+/* The kernel root and the L2 tables of its half live in BSS (cleared by head.S before
+ * arch_start, reserved with the image): built here with plain stores, they cost neither the
+ * allocator nor the generic walker, and the kernel's tables are never freed. L2 tables are
+ * needed only where a MiB is not mapped whole: the image's (W^X pages, the stack guard), the
+ * two device MiBs and partial MiBs at the edges of RAM. */
+#define SECTION_SIZE 0x100000u
+#define L2_ENTRIES 256
+#define L1_TYPE_MASK 0x3u
+#define L1_TYPE_TABLE 0x1u
+#define L1_TABLE_ADDR_MASK 0xfffffc00u
+#define KERNEL_L2_TABLES 4
+
+static uint32_t kernel_l1[L1_ENTRIES] __attribute__((aligned(16384)));
+static uint32_t kernel_l2[KERNEL_L2_TABLES][L2_ENTRIES] __attribute__((aligned(1024)));
+static unsigned kernel_l2_used;
+
+static uint32_t *kernel_l2_for(uintptr_t va)
+{
+	uint32_t *l1e = &kernel_l1[va >> 20];
+	uint32_t *table;
+
+	if (*l1e) {
+		if ((*l1e & L1_TYPE_MASK) != L1_TYPE_TABLE) /* a section: two ranges overlap */
+			panic("arm: kernel mappings overlap at %#lx", (unsigned long)va);
+		return __va(*l1e & L1_TABLE_ADDR_MASK);
+	}
+	if (kernel_l2_used == KERNEL_L2_TABLES)
+		panic("arm: out of kernel L2 tables at %#lx", (unsigned long)va);
+	table = kernel_l2[kernel_l2_used++];
+	*l1e = (uint32_t)arch_pte_make_table(0, __pa(table));
+	return table;
+}
+
+/* Whole aligned MiBs become sections, the rest 4K pages. A leaf encoded for address 0 carries
+ * only attributes below the address bits, so OR-ing each address in gives pte.c's descriptor. */
 static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot)
 {
-	int err;
+	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, prot | PT_GLOBAL);
+	const uint32_t page = (uint32_t)arch_pte_make_leaf(1, 0, prot | PT_GLOBAL);
+	uintptr_t end = va + size;
 
-	if (!size)
-		return;
-	err = pt_map(kernel_root, va, pa, size, prot | PT_GLOBAL, PT_MAP_BLOCKS);
-	if (err)
-		panic("arm: cannot map %#lx..%#lx (%d)", (unsigned long)va,
-		      (unsigned long)(va + size - 1), err);
+	while (va < end) {
+		if (IS_ALIGNED(va | (uintptr_t)pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
+			kernel_l1[va >> 20] = section | (uint32_t)pa;
+			va += SECTION_SIZE;
+			pa += SECTION_SIZE;
+		} else {
+			kernel_l2_for(va)[(va >> PAGE_SHIFT) % L2_ENTRIES] = page | (uint32_t)pa;
+			va += PAGE_SIZE;
+			pa += PAGE_SIZE;
+		}
+	}
 }
 
 /* RAM in the linear map, RW and never executable, except the kernel image (mapped below). */
@@ -180,9 +223,7 @@ static void map_devices(void)
 
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
-	kernel_root = pt_alloc_table(0);
-	if (!kernel_root)
-		panic("arm: no memory for the kernel's L1 table");
+	kernel_root = __pa(kernel_l1);
 	map_linear_ram(bi);
 	map_kernel_image();
 	map_devices();
