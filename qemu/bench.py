@@ -27,7 +27,6 @@ import platform
 import re
 import select
 import shutil
-import signal
 import statistics
 import struct
 import subprocess
@@ -37,6 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rndbits_qemu import machine as M  # noqa: E402
+from rndbits_qemu import session as S  # noqa: E402
 
 REPO = M.REPO
 PROMPT = b"rndbits# "
@@ -107,17 +107,7 @@ class Guest:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill(self):
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout):
-            try:
-                f.close()
-            except OSError:
-                pass
+        S.stop_process(self.proc)
 
 
 def argv_with_image(argv, image):

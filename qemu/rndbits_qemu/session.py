@@ -31,6 +31,22 @@ class Timeout(Exception):
     pass
 
 
+def stop_process(proc):
+    """Kill QEMU and everything it started (it runs in a session of its own), reap it and close
+    the pipes to it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
+    for f in (proc.stdin, proc.stdout):
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
 class Console:
     """A child process whose stdin/stdout is the guest's serial line."""
 
@@ -106,17 +122,7 @@ class Console:
         return self.stderr.read().decode("utf-8", "replace")
 
     def kill(self):
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout):
-            try:
-                f.close()
-            except OSError:
-                pass
+        stop_process(self.proc)
         self.sel.close()
         self.stderr.close()
         if self.log:
