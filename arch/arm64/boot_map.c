@@ -67,13 +67,14 @@ static __noreturn void boot_die(const char *why)
 
 /* A table with its `entries` zeroed (a root may have far fewer than a granule holds: 2 with 16K
  * and VA_BITS 48, 64 with 64K). Under TCG each store is paid in instructions, and 64K tables are
- * 8192 entries: eight words a round, which the compiler makes four aligned stp of xzr. */
+ * 8192 entries: sixteen words a round (at most 128 bytes past a small root, still inside its
+ * page), which the compiler makes eight aligned stp of xzr. */
 static uint64_t *boot_alloc_table(unsigned entries)
 {
 	if (boot_pool_used == A64_BOOT_POOL_TABLES)
 		boot_die("boot table pool exhausted");
 	uint64_t *table = a64_boot_pool[boot_pool_used++];
-	for (uint64_t *p = table; p < table + entries; p += 8) {
+	for (uint64_t *p = table; p < table + entries; p += 16) {
 		p[0] = 0;
 		p[1] = 0;
 		p[2] = 0;
@@ -82,15 +83,26 @@ static uint64_t *boot_alloc_table(unsigned entries)
 		p[5] = 0;
 		p[6] = 0;
 		p[7] = 0;
+		p[8] = 0;
+		p[9] = 0;
+		p[10] = 0;
+		p[11] = 0;
+		p[12] = 0;
+		p[13] = 0;
+		p[14] = 0;
+		p[15] = 0;
 	}
 	return table;
 }
 
+static unsigned boot_level_entries(unsigned level)
+{
+	return level == 0 ? A64_ROOT_ENTRIES : 1u << A64_PT_BITS;
+}
+
 static unsigned boot_index(unsigned level, uint64_t va)
 {
-	unsigned entries = level == 0 ? A64_ROOT_ENTRIES : 1u << A64_PT_BITS;
-
-	return (unsigned)((va >> A64_LEVEL_SHIFT(level)) & (entries - 1));
+	return (unsigned)((va >> A64_LEVEL_SHIFT(level)) & (boot_level_entries(level) - 1));
 }
 
 /* Blocks exist at Arm level 2 for every granule and at level 1 for 4K (as pte.c says). */
@@ -126,21 +138,39 @@ static uint64_t *boot_table_for(uint64_t *root, uint64_t va, unsigned level)
 	return table;
 }
 
-/* Map [va, va + size) to pa (all page aligned) with the largest leaves that fit. */
+/* Write `count` leaves from `slot` on, the first one `desc`, each the next `leaf` bytes. A
+ * plain loop of single 8-byte stores: the descriptors differ, and nothing here may call out. */
+static void boot_fill_leaves(uint64_t *slot, unsigned count, uint64_t desc, uint64_t leaf)
+{
+	for (uint64_t *end = slot + count; slot < end; slot++) {
+		*slot = desc;
+		desc += leaf;
+	}
+}
+
+/* Map [va, va + size) to pa (all page aligned) with the largest leaves that fit. One walk from
+ * the root per table written: the run of leaves that table takes is filled in one go. Leaves of
+ * one size keep fitting until the table ends or fewer than a leaf's bytes remain (va and pa
+ * move together), and only there can another leaf size be chosen: a table's end is aligned
+ * to every size it and its parents map. So the descriptors are those a leaf at a time gives. */
 static void boot_map(uint64_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t attrs)
 {
 	if ((va | pa | size) & (PAGE_SIZE - 1))
 		boot_die("boot mapping not page aligned");
 	while (size) {
 		unsigned level = boot_leaf_level(va, pa, size);
-		uint64_t leaf = 1ULL << A64_LEVEL_SHIFT(level);
+		unsigned shift = A64_LEVEL_SHIFT(level);
+		unsigned idx = boot_index(level, va);
+		uint64_t fit = size >> shift, room = boot_level_entries(level) - idx;
+		unsigned count = (unsigned)(fit < room ? fit : room);
 		uint64_t type = level == LAST_LEVEL ? PTE_TYPE_TABLE : PTE_TYPE_BLOCK;
+		uint64_t bytes = (uint64_t)count << shift;
 
-		boot_table_for(root, va, level)[boot_index(level, va)] =
-			(pa & PTE_OA_MASK) | attrs | type;
-		va += leaf;
-		pa += leaf;
-		size -= leaf;
+		boot_fill_leaves(boot_table_for(root, va, level) + idx, count,
+				 (pa & PTE_OA_MASK) | attrs | type, 1ULL << shift);
+		va += bytes;
+		pa += bytes;
+		size -= bytes;
 	}
 }
 

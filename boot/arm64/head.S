@@ -49,15 +49,20 @@ _start:
 	add	x0, x0, :lo12:__bss_start
 	adrp	x1, __bss_end
 	add	x1, x1, :lo12:__bss_end
-1:	cmp	x0, x1				/* 64 bytes a round (arm64.ld aligns both ends) */
-	b.hs	2f
-	stp	xzr, xzr, [x0]
+	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: under TCG
+	 * every executed instruction counts, and this loop runs for every line of BSS. */
+	b	2f
+1:	stp	xzr, xzr, [x0]
 	stp	xzr, xzr, [x0, #16]
 	stp	xzr, xzr, [x0, #32]
 	stp	xzr, xzr, [x0, #48]
-	add	x0, x0, #64
-	b	1b
-2:
+	stp	xzr, xzr, [x0, #64]
+	stp	xzr, xzr, [x0, #80]
+	stp	xzr, xzr, [x0, #96]
+	stp	xzr, xzr, [x0, #112]
+	add	x0, x0, #128
+2:	cmp	x0, x1
+	b.lo	1b
 	adrp	x0, a64_booted_at_el2
 	str	x19, [x0, :lo12:a64_booted_at_el2]
 
