@@ -141,8 +141,19 @@ static uint32_t *kernel_l2_for(uintptr_t va)
 	return table;
 }
 
+/* Write `count` leaves from `slot` on: `attrs` with consecutive addresses `step` apart from pa. */
+static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, phys_addr_t pa,
+			uint32_t step)
+{
+	for (uint32_t *end = slot + count; slot < end; slot++, pa += step)
+		*slot = attrs | (uint32_t)pa;
+}
+
 /* Whole aligned MiBs become sections, the rest 4K pages. A leaf encoded for address 0 carries
- * only attributes below the address bits, so OR-ing each address in gives pte.c's descriptor. */
+ * only attributes below the address bits, so OR-ing each address in gives pte.c's descriptor.
+ * Leaves are written a run at a time: sections while whole MiBs remain (va and pa stay aligned
+ * together), pages as far as their L2 table or the range goes (one table lookup a run), since
+ * a section can only start at a MiB boundary, which is where an L2 table ends. */
 static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot)
 {
 	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, prot | PT_GLOBAL);
@@ -150,15 +161,22 @@ static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned
 	uintptr_t end = va + size;
 
 	while (va < end) {
+		size_t bytes;
+
 		if (IS_ALIGNED(va | (uintptr_t)pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
-			kernel_l1[va >> 20] = section | (uint32_t)pa;
-			va += SECTION_SIZE;
-			pa += SECTION_SIZE;
+			size_t count = (end - va) / SECTION_SIZE;
+
+			fill_leaves(&kernel_l1[va >> 20], count, section, pa, SECTION_SIZE);
+			bytes = count * SECTION_SIZE;
 		} else {
-			kernel_l2_for(va)[(va >> PAGE_SHIFT) % L2_ENTRIES] = page | (uint32_t)pa;
-			va += PAGE_SIZE;
-			pa += PAGE_SIZE;
+			size_t slot = (va >> PAGE_SHIFT) % L2_ENTRIES;
+			size_t count = MIN(L2_ENTRIES - slot, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
+
+			fill_leaves(kernel_l2_for(va) + slot, count, page, pa, PAGE_SIZE);
+			bytes = count * PAGE_SIZE;
 		}
+		va += bytes;
+		pa += bytes;
 	}
 }
 

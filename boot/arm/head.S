@@ -47,6 +47,22 @@
 #define BOOT_SVC_STACK	16384
 #define BOOT_MODE_STACK	512
 
+/* Eight registers stored by one stm, 32 bytes a go: under TCG every executed instruction
+ * counts, and the stores below run for every word of the boot table and of BSS. r4 (the boot
+ * table) is not among them. */
+#define STM_REGS	{r2, r3, r5-r10}
+
+	.macro	zero_stm_regs
+	mov	r2, #0
+	mov	r3, #0
+	mov	r5, #0
+	mov	r6, #0
+	mov	r7, #0
+	mov	r8, #0
+	mov	r9, #0
+	mov	r10, #0
+	.endm
+
 	.section .head.text, "ax"
 	.global _start
 	.type _start, %function
@@ -71,13 +87,13 @@ _start:
 	bl	boot_enable_mmu
 	ldr	pc, =boot_high			@ leave the identity map
 
-/* Zero the 4096 entries at r4. */
+/* Zero the 4096 entries at r4, 64 bytes a round. */
 boot_clear_table:
 	mov	r0, r4
 	add	r1, r4, #16384
-	mov	r2, #0
-	mov	r3, #0
-1:	strd	r2, r3, [r0], #8
+	zero_stm_regs
+1:	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
 	cmp	r0, r1
 	blo	1b
 	bx	lr
@@ -96,14 +112,35 @@ boot_map_identity:
 	bls	1b
 	bx	lr
 
-/* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .. */
+/* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .., eight sections a round: up to 2816 of
+ * them (the 1G split), each the previous one plus a MiB. */
+#define LINEAR_FIRST	(PAGE_OFFSET >> 20)
+#define LINEAR_END	(ARM_LOWMEM_END >> 20)
+	.if	(LINEAR_END - LINEAR_FIRST) % 8
+	.error	"boot_map_linear writes eight sections a round"
+	.endif
 boot_map_linear:
-	ldr	r0, =PAGE_OFFSET >> 20
-	ldr	r1, =ARM_LOWMEM_END >> 20
+	ldr	r0, =LINEAR_FIRST * 4
+	ldr	r1, =LINEAR_END * 4
+	add	r0, r0, r4
+	add	r1, r1, r4
 	ldr	r2, =ARM_PHYS_OFFSET | SECT_NORMAL
-1:	str	r2, [r4, r0, lsl #2]
-	add	r2, r2, #0x100000
-	add	r0, r0, #1
+	add	r3, r2, #0x100000
+	add	r5, r2, #0x200000
+	add	r6, r2, #0x300000
+	add	r7, r2, #0x400000
+	add	r8, r2, #0x500000
+	add	r9, r2, #0x600000
+	add	r10, r2, #0x700000
+1:	stmia	r0!, STM_REGS
+	add	r2, r2, #0x800000
+	add	r3, r3, #0x800000
+	add	r5, r5, #0x800000
+	add	r6, r6, #0x800000
+	add	r7, r7, #0x800000
+	add	r8, r8, #0x800000
+	add	r9, r9, #0x800000
+	add	r10, r10, #0x800000
 	cmp	r0, r1
 	blo	1b
 	bx	lr
@@ -158,12 +195,13 @@ boot_high:
 	cps	#ARM_MODE_SVC
 	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
 
-	ldr	r0, =__bss_start
+	ldr	r0, =__bss_start		@ 64 bytes a round (arm.ld aligns both ends)
 	ldr	r1, =__bss_end
-	mov	r2, #0
-	mov	r3, #0
-1:	cmp	r0, r1
-	strdlo	r2, r3, [r0], #8
+	zero_stm_regs
+	b	2f
+1:	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
+2:	cmp	r0, r1
 	blo	1b
 
 	mov	fp, #0
