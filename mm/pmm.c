@@ -79,9 +79,40 @@ static void mark_span_free(phys_addr_t lo, phys_addr_t hi)
 		mark_free(f);
 }
 
+/* How many bits of x are set (no libgcc here, so no __builtin_popcountl): the bits are summed
+ * in pairs, nibbles and bytes, then the bytes by one multiply. */
+static unsigned bits_set(unsigned long x)
+{
+	const unsigned long ones = ~0UL / 255; /* 0x01 in every byte */
+
+	x -= (x >> 1) & (ones * 0x55);
+	x = (x & (ones * 0x33)) + ((x >> 2) & (ones * 0x33));
+	x = (x + (x >> 4)) & (ones * 0x0f);
+	return (unsigned)((x * ones) >> (BITS_PER_WORD - 8));
+}
+
+/* Mark frames [f, end) used, a bitmap word at a time (the kernel image alone is hundreds of
+ * frames); returns how many of them were free until now. */
+static frame_t mark_span_used(frame_t f, frame_t end)
+{
+	frame_t taken = 0;
+
+	while (f < end) {
+		unsigned bit = f % BITS_PER_WORD;
+		frame_t n = MIN(BITS_PER_WORD - bit, end - f);
+		unsigned long mask = (~0UL >> (BITS_PER_WORD - n)) << bit; /* n bits from bit */
+		unsigned long *word = &bitmap[f / BITS_PER_WORD];
+
+		taken += bits_set(mask & ~*word);
+		*word |= mask;
+		f += n;
+	}
+	return taken;
+}
+
 /* Take back the frames of [base, base + size) that are free: a reserved range keeps every frame
- * it touches at all. Holes and frames already taken stay as they are, so the count stays exact
- * when ranges overlap each other or lie partly outside RAM. */
+ * it touches at all. Holes and frames already taken stay as they are (only newly set bits are
+ * counted), so the count stays exact when ranges overlap each other or lie partly outside RAM. */
 static void reserve_span(phys_addr_t base, uint64_t size)
 {
 	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
@@ -89,13 +120,9 @@ static void reserve_span(phys_addr_t base, uint64_t size)
 	phys_addr_t lo = MAX(ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE), base_pa);
 	phys_addr_t hi = MIN(ALIGN_UP(end, (phys_addr_t)PAGE_SIZE), span_end);
 
-	for (phys_addr_t pa = lo; pa < hi; pa += PAGE_SIZE) {
-		frame_t f = (frame_t)((pa - base_pa) >> PAGE_SHIFT);
-		if (!frame_used(f)) {
-			mark_used(f);
-			free_frames--;
-		}
-	}
+	if (lo < hi)
+		free_frames -= mark_span_used((frame_t)((lo - base_pa) >> PAGE_SHIFT),
+					      (frame_t)((hi - base_pa) >> PAGE_SHIFT));
 }
 
 void pmm_init(const struct boot_info *bi)

@@ -2,7 +2,10 @@
  * an unaligned edge, reserved ranges with partial pages. Holes and reserved bytes are poisoned
  * for AddressSanitizer, so handing out (and zeroing) a frame that is not free RAM aborts the
  * test. Checks: exact counts, order-n alignment, no frame handed out twice, reserved ranges
- * never handed out, exhaustion returns 0, freeing restores the counts, double frees panic. */
+ * never handed out, exhaustion returns 0, freeing restores the counts, double frees panic.
+ * Further layouts reserve ranges that overlap each other, cover holes, run off either end of
+ * RAM, straddle a bitmap word or cover one whole: reserve_span sets whole words at a time and
+ * must count only the frames it newly takes. */
 #include "lib_under_test.h"
 
 #include <boot.h>
@@ -89,10 +92,53 @@ int printk(const char *fmt, ...)
  *   hole      [40, 48)
  *   region 1  [48, 48 + 72) pages plus half a page, starting half a page in: its first and
  *             last partial frames are not usable
- * reserved: the "kernel" from page 2 to page 9 plus 100 bytes (frames 2..9), a "DTB" of 3000
- * bytes in the middle of page 60, and a range that straddles frames 70 and 71. */
+ * So the RAM frames are 0..39 and 49..119; a 64-bit bitmap word holds frames 0..63, the next
+ * one 64..120. Each layout below lists its reserved ranges and, counted by hand, how many RAM
+ * frames they touch (the test's own model must agree). */
 #define RAM_PA ((phys_addr_t)0x40000000)
 #define SPAN_PAGES 121
+
+struct layout {
+	unsigned nr_reserved;
+	struct mem_region reserved[BOOT_MAX_REGIONS];
+	uint64_t reserved_frames;
+};
+
+#define AT(page) (RAM_PA + (page) * PAGE)
+
+/* The "kernel" from page 2 to page 9 plus 100 bytes (frames 2..9), a "DTB" of 3000 bytes in
+ * the middle of page 60, and a range that straddles frames 70 and 71: 8 + 1 + 2 frames. */
+static const struct layout disjoint = {
+	3,
+	{ { AT(2), 7 * PAGE + 100 }, { AT(60) + PAGE / 4, 3000 }, { AT(71) - 64, 128 } },
+	11,
+};
+
+/* Ranges inside, across and on top of each other, over the hole, off both ends of RAM and
+ * across the word boundary: frames 0..1 (from below RAM), 2..12, 38..39 and 49 (the hole and
+ * region 1's partial first frame between them are not RAM), 62..66, 118..119 (to far beyond
+ * RAM): 2 + 11 + 3 + 5 + 2 = 23. */
+static const struct layout overlapping = {
+	9,
+	{ { AT(2), 7 * PAGE + 100 },  /* 2..9 */
+	  { AT(5) + 7, 2 * PAGE },     /* 5..7, inside the first */
+	  { AT(8), 5 * PAGE },         /* 8..12, overlaps the first's end */
+	  { AT(2), 7 * PAGE + 100 },   /* the first again */
+	  { AT(62) + 1, 4 * PAGE },    /* 62..66, across the word boundary */
+	  { AT(64), PAGE },            /* 64, inside the one before */
+	  { AT(38), 12 * PAGE },       /* 38..49, over the hole */
+	  { RAM_PA - 2 * PAGE, 3 * PAGE + 1 }, /* below RAM .. frame 1 */
+	  { AT(118), (uint64_t)1 << 40 } },    /* 118.. far above RAM */
+	23,
+};
+
+/* A whole bitmap word (frames 0..63, the hole included) and a range over most of it and into
+ * the next word (10..89): RAM frames 0..39 and 49..89, 40 + 41 = 81. */
+static const struct layout whole_word = {
+	2,
+	{ { AT(0), 64 * PAGE }, { AT(10), 80 * PAGE } },
+	81,
+};
 
 static struct boot_info bi;
 static uint64_t expected_total, expected_reserved;
@@ -119,9 +165,14 @@ static bool frame_is_reserved(uint64_t f)
 	return false;
 }
 
+/* Poison the part of [pa, pa + len) that the fake RAM block holds. */
 static void poison_pa(phys_addr_t pa, uint64_t len)
 {
-	ASAN_POISON_MEMORY_REGION(host_ram + (pa - RAM_PA), len);
+	phys_addr_t lo = pa > RAM_PA ? pa : RAM_PA;
+	phys_addr_t hi = len > AT(SPAN_PAGES) - lo ? AT(SPAN_PAGES) : pa + len;
+
+	if (lo < hi)
+		ASAN_POISON_MEMORY_REGION(host_ram + (lo - RAM_PA), hi - lo);
 }
 
 static void learn_allocatable(void)
@@ -141,6 +192,8 @@ static void learn_allocatable(void)
 
 static int setup(void **state)
 {
+	const struct layout *layout = *state ? *state : &disjoint;
+
 	host_ram_size = SPAN_PAGES * PAGE;
 	host_ram_pa = RAM_PA;
 	host_ram = aligned_alloc(PAGE, host_ram_size);
@@ -151,10 +204,8 @@ static int setup(void **state)
 	bi.ram[0] = (struct mem_region){ RAM_PA, 40 * PAGE };
 	bi.ram[1] = (struct mem_region){ RAM_PA + 48 * PAGE + PAGE / 2, 72 * PAGE };
 	bi.nr_ram = 2;
-	bi.reserved[0] = (struct mem_region){ RAM_PA + 2 * PAGE, 7 * PAGE + 100 };
-	bi.reserved[1] = (struct mem_region){ RAM_PA + 60 * PAGE + PAGE / 4, 3000 };
-	bi.reserved[2] = (struct mem_region){ RAM_PA + 71 * PAGE - 64, 128 };
-	bi.nr_reserved = 3;
+	memcpy(bi.reserved, layout->reserved, sizeof(bi.reserved));
+	bi.nr_reserved = layout->nr_reserved;
 
 	expected_total = expected_reserved = 0;
 	for (uint64_t f = 0; f < SPAN_PAGES; f++) {
@@ -166,7 +217,7 @@ static int setup(void **state)
 	}
 	/* 40 + 71 whole frames (region 1 loses half a page at each end). */
 	assert_int_equal(expected_total, 40 + 71);
-	assert_int_equal(expected_reserved, 8 + 1 + 2);
+	assert_int_equal(expected_reserved, layout->reserved_frames);
 
 	/* What is not free RAM must never be touched by the allocator's users. */
 	poison_pa(RAM_PA + 40 * PAGE, 8 * PAGE + PAGE / 2);             /* the hole */
@@ -448,6 +499,9 @@ static void test_bad_frees_panic(void **state)
 	assert_int_equal(stats().used, st.used);
 }
 
+/* A test run on one of the layouts above (the others run on `disjoint`). */
+#define LAYOUT_TEST(f, layout) { #f "." #layout, f, setup, teardown, (void *)&layout }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +512,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random_workload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zeroed_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_frees_panic, setup, teardown),
+		LAYOUT_TEST(test_initial_counts, overlapping),
+		LAYOUT_TEST(test_exhaust_order0, overlapping),
+		LAYOUT_TEST(test_fragmentation, overlapping),
+		LAYOUT_TEST(test_random_workload, overlapping),
+		LAYOUT_TEST(test_initial_counts, whole_word),
+		LAYOUT_TEST(test_exhaust_order0, whole_word),
+		LAYOUT_TEST(test_random_workload, whole_word),
 	};
 
 	return cmocka_run_group_tests_name("pmm." CONFIG_PRESET, tests, NULL, NULL);
