@@ -10,24 +10,26 @@
 #include <pmm.h>
 
 /* VMAs come from a fixed pool: the kernel has no general heap, and a fixed pool cannot grow,
- * so a soak test that sees the same free count has seen every VMA come back. */
+ * so a soak test that sees the same free count has seen every VMA come back. Slots never used
+ * yet are handed out in order (vma_pool_used counts them) and released ones are reused first,
+ * so nothing walks the pool at boot and the pool's memory need not start zeroed: vma_alloc
+ * initialises every VMA it hands out. */
 #define VMA_POOL_SIZE (2 * MM_MAX_VMAS + 16)
 static struct vma vma_pool[VMA_POOL_SIZE];
+static unsigned vma_pool_used;
 static struct vma *vma_free_list;
-static bool vma_pool_ready;
 
 static struct vma *vma_alloc(void)
 {
-	if (!vma_pool_ready) {
-		for (unsigned i = 0; i < VMA_POOL_SIZE; i++) {
-			vma_pool[i].next = vma_free_list;
-			vma_free_list = &vma_pool[i];
-		}
-		vma_pool_ready = true;
-	}
 	struct vma *v = vma_free_list;
+
 	if (v)
 		vma_free_list = v->next;
+	else if (vma_pool_used < VMA_POOL_SIZE)
+		v = &vma_pool[vma_pool_used++];
+	else
+		return NULL;
+	*v = (struct vma){ 0 };
 	return v;
 }
 

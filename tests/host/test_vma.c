@@ -148,6 +148,98 @@ static void test_brk(void **state)
 	teardown();
 }
 
+/* mm/vma.c's pool: the VMAs all address spaces share. */
+#define POOL_VMAS (2 * MM_MAX_VMAS + 16)
+
+static void init_bare_mm(struct mm *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->root = 0x1000;
+	task_geometry(false, &m->geo);
+}
+
+/* One-page VMAs at every other page from 0x100 up, each with its own prot, kind and offset. */
+static uint64_t nth_start(unsigned k)
+{
+	return (0x100 + 2 * (uint64_t)k) * P;
+}
+
+static int insert_nth(struct mm *m, unsigned k)
+{
+	return vma_insert(m, nth_start(k), nth_start(k) + P, k % 2 ? PT_R : PT_R | PT_W,
+			  k % 3 ? VMA_ANON : VMA_IMAGE, k * P);
+}
+
+/* Fill fresh address spaces, up to MM_MAX_VMAS each, until the pool runs dry; returns how many
+ * VMAs that took. */
+static unsigned fill_pool(struct mm *mms, unsigned nr_mms)
+{
+	unsigned total = 0;
+
+	for (unsigned i = 0; i < nr_mms; i++) {
+		init_bare_mm(&mms[i]);
+		for (unsigned k = 0; k < MM_MAX_VMAS; k++) {
+			int err = insert_nth(&mms[i], k);
+			if (err) {
+				assert_int_equal(err, -12);
+				return total;
+			}
+			total++;
+		}
+	}
+	return total;
+}
+
+/* Every VMA of m is exactly what insert_nth made: nothing left over from an earlier owner. */
+static void check_vmas(struct mm *m)
+{
+	unsigned k = 0;
+
+	for (struct vma *v = m->vmas; v; v = v->next, k++) {
+		assert_int_equal(v->start, nth_start(k));
+		assert_int_equal(v->end, nth_start(k) + P);
+		assert_int_equal(v->prot, k % 2 ? PT_R : PT_R | PT_W);
+		assert_int_equal(v->kind, k % 3 ? VMA_ANON : VMA_IMAGE);
+		assert_int_equal(v->file_offset, k * P);
+		assert_int_equal(v->shared_pa, 0);
+	}
+	assert_int_equal(k, m->nr_vmas);
+}
+
+/* The pool hands out each of its VMAs once (never-used slots first, then released ones), runs
+ * dry at its size, refuses a split cleanly when dry, and gets every VMA back. */
+static void test_pool(void **state)
+{
+	static struct mm mms[3];
+
+	assert_int_equal(fill_pool(mms, 3), POOL_VMAS);
+	assert_int_equal(mms[2].nr_vmas, POOL_VMAS - 2 * MM_MAX_VMAS);
+	for (unsigned i = 0; i < 3; i++)
+		check_vmas(&mms[i]);
+	/* Dry: a hole punched in the middle of a VMA needs a second one, and nothing changes. */
+	uint64_t big = nth_start(MM_MAX_VMAS);
+	assert_int_equal(do_munmap(&mms[2], nth_start(0), P), 0);
+	assert_int_equal(vma_insert(&mms[2], big, big + 4 * P, PT_R, VMA_ANON, 0), 0);
+	assert_int_equal(do_munmap(&mms[2], big + P, P), -12);
+	assert_int_equal(vma_find(&mms[2], big + P)->end, big + 4 * P);
+
+	/* Released VMAs, marked shared first, come back clean to another address space. */
+	for (unsigned k = 0; k < MM_MAX_VMAS; k++)
+		vma_set_shared(&mms[0], nth_start(k), 0x5000);
+	mm_destroy(&mms[0]);
+	assert_int_equal(fill_pool(mms, 1), MM_MAX_VMAS);
+	check_vmas(&mms[0]);
+
+	for (unsigned i = 0; i < 3; i++) {
+		mms[i].root = 0x1000;
+		mm_destroy(&mms[i]);
+	}
+	/* All of them came back: the same number again. */
+	assert_int_equal(fill_pool(mms, 3), POOL_VMAS);
+	for (unsigned i = 0; i < 3; i++)
+		mm_destroy(&mms[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_fixed_split),
 		cmocka_unit_test(test_brk),
+		cmocka_unit_test(test_pool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
