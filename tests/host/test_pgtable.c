@@ -6,6 +6,9 @@
  *  - PT_MAP_BLOCKS: pages up to a block boundary, then blocks, then pages again;
  *  - an existing leaf is refused (-EEXIST) unless PT_MAP_REPLACE, which flushes exactly the
  *    replaced leaves from the TLB; a block never replaces a table; unaligned pa is -EINVAL;
+ *  - a run of leaves over a table with occupied slots in it: empty stretches filled, a
+ *    non-zero invalid descriptor overwritten without a flush, a leaf stopping the run;
+ *  - blocks whose output addresses cross 4 GiB (i386's PSE-36 keeps bits 32-39 apart);
  *  - pt_unmap, pt_protect, pt_free_tables and pt_free_ranges give every table back;
  *  - pt_print_walk prints one line per step with arch_pte_describe's words.
  * Built once per preset; CONFIG_* (from config.h) picks the format. */
@@ -295,6 +298,57 @@ static void test_replace(void **state)
 	assert_int_equal(page_flushes, 2);
 }
 
+/* One run of pages over a table that already holds a leaf and a non-zero invalid descriptor:
+ * without PT_MAP_REPLACE the leaf stops it (after the pages before it); with it, every slot is
+ * mapped, and only the slots that held leaves are flushed (the invalid one never was live). */
+static void test_run_over_occupied_slots(void **state)
+{
+	const uint64_t va = 8 * block;
+	const pte_t junk = 0x4; /* no type/present bits: invalid in every format */
+	struct pt_walk_result w;
+	struct pte_info info;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(va + 2 * PAGE), pa_of(va + 2 * PAGE), PAGE,
+				USER_RO, 0),
+			 0);
+	pt_walk(root, (uintptr_t)(va + 2 * PAGE), &w);
+	const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
+	arch_pte_decode(leaf->level, junk, &info);
+	assert_int_equal(info.kind, PTE_INVALID);
+	arch_pt_store(host_fake_va(leaf->table_pa), leaf->index + 3, junk); /* va + 5 pages */
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, 0), -EEXIST);
+	assert_maps(va, pa_of(va), last, USER_RW);
+	assert_maps(va + PAGE, pa_of(va + PAGE), last, USER_RW);
+	assert_maps(va + 2 * PAGE, pa_of(va + 2 * PAGE), last, USER_RO);
+	assert_unmapped(va + 3 * PAGE);
+	assert_int_equal(page_flushes, 0);
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, PT_MAP_REPLACE),
+			 0);
+	for (unsigned i = 0; i < 8; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_unmapped(va + 8 * PAGE);
+	assert_int_equal(page_flushes, 3); /* the two pages of the first call and the RO one */
+}
+
+/* Blocks on both sides of 4 GiB of output address, each to its own: where a format keeps
+ * the address bits above 31 apart (i386 4 MiB pages), consecutive descriptors do not differ
+ * by the block size there. arm's short descriptors have no output address above 4 GiB. */
+static void test_blocks_across_4g(void **state)
+{
+#ifdef CONFIG_ISA_ARM
+	skip();
+#else
+	const uint64_t va = 8 * block;
+	const phys_addr_t pa = 0x100000000ull - 2 * block;
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa, 4 * block, PT_R | PT_W, PT_MAP_BLOCKS), 0);
+	for (unsigned i = 0; i < 4; i++)
+		assert_maps(va + i * block + PAGE, pa + i * block + PAGE, block_level, PT_R | PT_W);
+#endif
+}
+
 /* A block where a table already is would drop the subtree: refused. A page under a block
  * would need splitting it: refused too. */
 static void test_block_and_table_conflicts(void **state)
@@ -392,6 +446,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_blocks_between_pages, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_existing_leaf, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_replace, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_run_over_occupied_slots, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_blocks_across_4g, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_block_and_table_conflicts, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_unaligned, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_unmap_frees_tables, new_root, free_root),
