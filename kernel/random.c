@@ -52,32 +52,45 @@ static bool seed_from_cmdline(const struct boot_info *bi)
 	return true;
 }
 
-/* Timer reads are the weakest source; eight of them, absorbed in one call. */
-static void mix_timer(void)
-{
-	uint64_t t[8];
+#define HW_SEED_BYTES 32
 
-	for (unsigned i = 0; i < ARRAY_SIZE(t); i++)
-		t[i] = arch_cycles();
-	chacha_rng_mix(&rng, (const uint8_t *)t, sizeof(t));
+/* Everything the boot seeds with, gathered so that it is absorbed in one mix: one block per 32
+ * bytes of material, instead of one or more blocks per source. The fixed-size readings come
+ * first and the variable-length ones follow their lengths, so different readings never give
+ * the same bytes. */
+struct boot_seed {
+	uint64_t first_cycles; /* read before any other source */
+	uint64_t cycles[8];    /* timer reads, the weakest source, after all the others */
+	uint32_t hw_len, fw_len;
+	/* hw_len bytes from the hardware RNG, then fw_len from the firmware (DTB) */
+	uint8_t material[HW_SEED_BYTES + BOOT_SEED_MAX];
+};
+
+static size_t gather_boot_seed(struct boot_seed *s, const struct boot_info *bi,
+			       const char **hw_name)
+{
+	s->first_cycles = arch_cycles();
+	s->hw_len = (uint32_t)arch_random_seed(s->material, HW_SEED_BYTES, hw_name);
+	s->fw_len = bi->seed_len;
+	/* A plain loop: the seed is a few dozen bytes, not worth memcpy's extra code. */
+	for (unsigned i = 0; i < bi->seed_len; i++)
+		s->material[s->hw_len + i] = bi->seed[i];
+	for (unsigned i = 0; i < ARRAY_SIZE(s->cycles); i++)
+		s->cycles[i] = arch_cycles();
+	return offsetof(struct boot_seed, material) + s->hw_len + s->fw_len;
 }
 
 void random_init(const struct boot_info *bi)
 {
-	uint8_t hw[32];
+	struct boot_seed seed;
 	const char *hw_name = NULL;
 
 	if (seed_from_cmdline(bi))
 		return;
-	uint64_t t0 = arch_cycles();
-	chacha_rng_init(&rng, (const uint8_t *)&t0, sizeof(t0));
-	size_t got = arch_random_seed(hw, sizeof(hw), &hw_name);
-	if (got)
-		chacha_rng_mix(&rng, hw, got);
-	if (bi->seed_len)
-		chacha_rng_mix(&rng, bi->seed, bi->seed_len);
-	mix_timer();
-	memset(hw, 0, sizeof(hw));
+	size_t len = gather_boot_seed(&seed, bi, &hw_name);
+	size_t got = seed.hw_len;
+	chacha_rng_init(&rng, (const uint8_t *)&seed, len);
+	chacha_wipe(&seed, sizeof(seed));
 
 	if (got)
 		source = hw_name;

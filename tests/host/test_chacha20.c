@@ -251,6 +251,70 @@ static void test_rng_known_answer(void **state)
 	assert_int_equal(v[3], 0x64bc8277e597fad1ULL);
 }
 
+/* More of the stream's interface, recorded from the byte-at-a-time implementation this one
+ * replaced: odd-sized pulls across refills, a seed of several chunks with a ragged end, a mix of
+ * a short chunk, an empty mix and a seed of exactly two chunks must all still give these. */
+static void test_rng_known_answer_shapes(void **state)
+{
+	static const uint64_t after5[9] = {
+		0x1279022d28e8d966ULL, 0x5008d5ec0cf146a6ULL, 0x65240cd621a76fe8ULL,
+		0x3addac77c0e61c1eULL, 0x8ec84dabefbec8b3ULL, 0xf3da4a52e6c42224ULL,
+		0xfdcb03923892b2a6ULL, 0x5ae7ea43bb56ad38ULL, 0x8ef74c5c0cd46baeULL,
+	};
+	static const uint8_t first5[5] = { 0xff, 0x00, 0xf4, 0x70, 0xf3 };
+	struct chacha_rng r;
+	uint8_t out[5], material[100];
+
+	seeded(&r, 0x0123456789abcdefULL);
+	chacha_rng_bytes(&r, out, sizeof(out));
+	assert_memory_equal(out, first5, sizeof(out));
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(chacha_rng_u64(&r), after5[i]);
+
+	for (int i = 0; i < 100; i++)
+		material[i] = (uint8_t)(i * 7 + 1);
+	chacha_rng_init(&r, material, 100);
+	assert_int_equal(chacha_rng_u64(&r), 0x0905fee1afd1389fULL);
+	assert_int_equal(chacha_rng_u64(&r), 0xab02fa0494365c41ULL);
+	chacha_rng_mix(&r, material + 3, 5);
+	assert_int_equal(chacha_rng_u64(&r), 0x4cbd211a47dd1b99ULL);
+	assert_int_equal(chacha_rng_u64(&r), 0x565966139b325a97ULL);
+	chacha_rng_mix(&r, NULL, 0);
+	assert_int_equal(chacha_rng_u64(&r), 0x83e4c2de0722a3f9ULL);
+	assert_int_equal(chacha_rng_u64(&r), 0x927d8a16b4fd0a45ULL);
+	chacha_rng_init(&r, material, 64);
+	assert_int_equal(chacha_rng_u64(&r), 0xfcc99d6fe7c30315ULL);
+	assert_int_equal(chacha_rng_u64(&r), 0xc6487a866753e6cfULL);
+}
+
+/* A mix must discard what was buffered, leaving the buffer all zero. */
+static void test_rng_mix_wipes_buffer(void **state)
+{
+	struct chacha_rng r;
+	static const uint8_t zero[sizeof(r.buf)];
+
+	seeded(&r, 3);
+	(void)chacha_rng_u64(&r);
+	chacha_rng_mix(&r, (const uint8_t *)"x", 1);
+	assert_memory_equal(r.buf, zero, sizeof(r.buf));
+	assert_int_equal(r.pos, sizeof(r.buf));
+}
+
+/* chacha_wipe zeroes exactly its range, whatever its alignment and length. */
+static void test_wipe_exact_range(void **state)
+{
+	_Alignas(16) uint8_t buf[64];
+
+	for (size_t off = 0; off < 16; off++) {
+		for (size_t n = 0; n + off <= 48; n++) {
+			memset(buf, 0xa5, sizeof(buf));
+			chacha_wipe(buf + off, n);
+			for (size_t i = 0; i < sizeof(buf); i++)
+				assert_int_equal(buf[i], i >= off && i < off + n ? 0 : 0xa5);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +327,9 @@ int main(void)
 		cmocka_unit_test(test_rng_erases_output),
 		cmocka_unit_test(test_rng_bit_balance),
 		cmocka_unit_test(test_rng_known_answer),
+		cmocka_unit_test(test_rng_known_answer_shapes),
+		cmocka_unit_test(test_rng_mix_wipes_buffer),
+		cmocka_unit_test(test_wipe_exact_range),
 	};
 
 	return cmocka_run_group_tests_name("chacha20", tests, NULL, NULL);
