@@ -87,12 +87,14 @@ _start:
 	bl	boot_enable_mmu
 	ldr	pc, =boot_high			@ leave the identity map
 
-/* Zero the 4096 entries at r4, 64 bytes a round. */
+/* Zero the 4096 entries at r4, 128 bytes a round. */
 boot_clear_table:
 	mov	r0, r4
 	add	r1, r4, #16384
 	zero_stm_regs
 1:	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
 	cmp	r0, r1
 	blo	1b
@@ -195,11 +197,13 @@ boot_high:
 	cps	#ARM_MODE_SVC
 	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
 
-	ldr	r0, =__bss_start		@ 64 bytes a round (arm.ld aligns both ends)
+	ldr	r0, =__bss_start		@ 128 bytes a round (arm.ld aligns both ends)
 	ldr	r1, =__bss_end
 	zero_stm_regs
 	b	2f
 1:	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
+	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
 2:	cmp	r0, r1
 	blo	1b
