@@ -510,6 +510,46 @@ bool fdt_prop_has_string(const struct fdt_item *prop, const char *s)
 	return fdt_prop_string_index(prop, &s, 1) == 0;
 }
 
+/* The 4 bytes at p as one word, in the CPU's byte order (which the test below does not mind). */
+static inline uint32_t load_word(const uint8_t *p)
+{
+	uint32_t x;
+
+	__builtin_memcpy(&x, p, sizeof(x));
+	return x;
+}
+
+/* Does the word hold a zero byte? Subtracting 1 from every byte sets the top bit of a byte that
+ * was 0 (and, by the borrow it causes, maybe of bytes above it: only when there is a zero byte);
+ * "& ~x" drops the bytes whose top bit was set before. Without a zero byte nothing borrows, and
+ * no byte b in 1..0x7f has b - 1 >= 0x80: the result is non-zero exactly when a byte is zero. */
+static inline bool word_has_zero_byte(uint32_t x)
+{
+	return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
+}
+
+/* Offset of the token after the FDT_BEGIN_NODE at off (which the caller has checked lies inside
+ * the block), or 0 if the node's name has no NUL inside the block. The name starts on a word
+ * boundary and is padded with zeros to the next one, so the token after it starts at the word
+ * after the one that holds the name's NUL, wherever the NUL is in that word: the name is read a
+ * whole word at a time, and only a last partial word of the block (a structure block whose size
+ * is not a multiple of 4) byte by byte. */
+static uint32_t after_node_name(const struct fdt_view *v, uint32_t off)
+{
+	const uint32_t size = v->struct_size;
+	uint32_t at = off + 4;
+
+	for (; size - at >= 4; at += 4) {
+		if (word_has_zero_byte(load_word(v->structs + at)))
+			return at + 4;
+	}
+	for (; at < size; at++) {
+		if (v->structs[at] == 0)
+			return align4(at + 1);
+	}
+	return 0;
+}
+
 int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size)
 {
 	if (!header_ok(fdt, max_size, &s->v))
@@ -523,8 +563,9 @@ int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size)
 /* The tokens are decoded here rather than by read_tag: the scan steps over most of the tree,
  * and this loop is the whole of the code that does it, one test per token kind and one bounds
  * test per token (header_ok keeps the structure block below 2 GiB, so that offsets plus a
- * 32-bit length never wrap in 64 bits, nor offsets plus a few bytes in 32). Offsets start at 0
- * and only ever grow by whole tokens rounded up to 4: every token is aligned. */
+ * 32-bit length never wrap in 64 bits, nor offsets plus a few bytes in 32), node names read a
+ * word at a time (after_node_name). Offsets start at 0 and only ever grow by whole tokens
+ * rounded up to 4: every token is aligned. */
 bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 {
 	const uint32_t size = s->v.struct_size;
@@ -554,22 +595,18 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 				return true;
 			}
 		} else if (token == FDT_BEGIN_NODE) {
-			const char *name = (const char *)(p + 4);
-			uint32_t n = 0, max = size - off - 4;
+			uint32_t node = off;
 
-			/* n counts the name and its NUL, which must come before the block ends. */
-			do {
-				if (n == max)
-					goto end;
-			} while (name[n++]);
-			item->node = (int)off;
-			off = align4(off + 4 + n);
+			off = after_node_name(&s->v, node);
+			if (!off)
+				break;
 			/* The root's properties are handed out; a top-level node's if asked. */
 			s->props = s->open++ == 0;
 			if (s->open == 2) {
 				item->kind = FDT_ITEM_NODE;
 				item->depth = 1;
-				item->name = name;
+				item->node = (int)node;
+				item->name = (const char *)(p + 4);
 				s->off = off;
 				return true;
 			}
@@ -585,7 +622,6 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 			break;
 		}
 	}
-end:
 	s->off = size; /* ended, for good */
 	return false;
 }

@@ -542,6 +542,44 @@ static void walk_all(const void *fdt)
 	assert_false(fdt_walk_next(&w, &item)); /* and it stays ended */
 }
 
+/* The top-level scan hands out exactly what the one-pass walk does at the top of the tree: the
+ * root's properties, the top-level nodes, and the properties of those it is asked for (every
+ * other one here), the same pointers, and it ends where the walk does. The walk reads tokens its
+ * own way (read_tag), so this checks the scan's faster reading of them on every blob. */
+static void scan_matches_walk(const void *fdt)
+{
+	struct fdt_walk w;
+	struct fdt_scan s;
+	struct fdt_item want, got;
+	unsigned nodes = 0;
+	bool asked = false;
+
+	if (fdt_walk_start(&w, fdt, (size_t)-1) != 0) {
+		assert_int_equal(fdt_scan_start(&s, fdt, (size_t)-1), -1);
+		return;
+	}
+	assert_int_equal(fdt_scan_start(&s, fdt, (size_t)-1), 0);
+	while (fdt_walk_next(&w, &want)) {
+		if (want.kind == FDT_ITEM_NODE_END || want.depth > 1 ||
+		    (want.kind == FDT_ITEM_NODE && want.depth == 0) ||
+		    (want.kind == FDT_ITEM_PROP && want.depth == 1 && !asked))
+			continue;
+		assert_true(fdt_scan_next(&s, &got));
+		assert_int_equal(got.kind, want.kind);
+		assert_int_equal(got.depth, want.depth);
+		assert_ptr_equal(got.name, want.name);
+		if (got.kind == FDT_ITEM_NODE) {
+			assert_int_equal(got.node, want.node);
+			asked = nodes++ % 2;
+			fdt_scan_read_props(&s, asked);
+		} else {
+			assert_ptr_equal(got.value, want.value);
+			assert_int_equal(got.len, want.len);
+		}
+	}
+	assert_false(fdt_scan_next(&s, &got));
+}
+
 static void exercise(const void *fdt)
 {
 	static const char *const paths[] = { "/", "/chosen", "/memory", "/cpus/cpu@1", "/psci",
@@ -549,6 +587,7 @@ static void exercise(const void *fdt)
 
 	walk(fdt, 0, 0);
 	walk_all(fdt);
+	scan_matches_walk(fdt);
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		int node = fdt_path_offset(fdt, paths[i]);
 		if (node >= 0)
@@ -795,6 +834,120 @@ static void test_unterminated_node_name(void **state)
 	free(fdt);
 }
 
+/* Node names of every length from 0 to 9 (the NUL in each place of a word, and names over two
+ * words), at the top level and below: the scan finds where each name ends and what follows. */
+static void test_scan_name_lengths(void **state)
+{
+	static const char letters[] = "abcdefghi";
+	struct fdtw w;
+	struct fdt_scan s;
+	struct fdt_item item;
+	size_t size;
+	uint8_t *fdt;
+	unsigned n = 0;
+	char name[16];
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	for (unsigned len = 0; len <= 9; len++) {
+		snprintf(name, sizeof(name), "%.*s", (int)len, letters);
+		fdtw_begin_node(&w, name);
+		snprintf(name, sizeof(name), "%.*s", (int)(9 - len), letters);
+		fdtw_begin_node(&w, name); /* a child, stepped over */
+		fdtw_prop_u32(&w, "inner", 100 + len);
+		fdtw_end_node(&w);
+		fdtw_end_node(&w);
+		/* The same length again, with its own property before its child. */
+		snprintf(name, sizeof(name), "%.*s@1", (int)len, letters);
+		fdtw_begin_node(&w, name);
+		fdtw_prop_u32(&w, "len", len);
+		fdtw_begin_node(&w, name);
+		fdtw_end_node(&w);
+		fdtw_end_node(&w);
+	}
+	fdtw_end_node(&w);
+	fdt = fdtw_finish(&w, &size);
+	assert_int_equal(fdt_scan_start(&s, fdt, size), 0);
+	while (fdt_scan_next(&s, &item)) {
+		unsigned len = n / 3;
+
+		if (n % 3 == 2) {
+			assert_int_equal(item.kind, FDT_ITEM_PROP);
+			assert_string_equal(item.name, "len");
+			assert_int_equal(fdtw_get_be32(item.value), len);
+		} else {
+			assert_int_equal(item.kind, FDT_ITEM_NODE);
+			snprintf(name, sizeof(name), n % 3 ? "%.*s@1" : "%.*s", (int)len, letters);
+			assert_string_equal(item.name, name);
+			fdt_scan_read_props(&s, true);
+		}
+		n++;
+	}
+	assert_int_equal(n, 30);
+	exercise(fdt);
+	free(fdt);
+}
+
+/* The blob laid out with its structure block last, cut to struct_size bytes (not necessarily a
+ * whole number of words), in a buffer that ends there: any read past the block is caught. */
+static uint8_t *struct_block_last(struct fdtw *w, uint32_t struct_size, size_t *size)
+{
+	size_t dummy, off_strings = 56, off_struct = (off_strings + w->strings_len + 3) & ~(size_t)3;
+	uint8_t *src = fdtw_finish(w, &dummy), *fdt;
+
+	*size = off_struct + struct_size;
+	fdt = calloc(1, *size);
+	assert_non_null(fdt);
+	memcpy(fdt, src, 56);
+	memcpy(fdt + off_strings, w->strings, w->strings_len);
+	memcpy(fdt + off_struct, w->structs, struct_size);
+	fdtw_put_be32(fdt + FDTW_TOTALSIZE, (uint32_t)*size);
+	fdtw_put_be32(fdt + FDTW_OFF_STRINGS, (uint32_t)off_strings);
+	fdtw_put_be32(fdt + FDTW_OFF_STRUCT, (uint32_t)off_struct);
+	fdtw_put_be32(fdt + FDTW_SIZE_STRUCT, struct_size);
+	free(src);
+	return fdt;
+}
+
+/* A structure block ending inside a word, right after a top-level node's name: the name counts
+ * if its NUL is inside the block, whichever byte of the last partial word that is. */
+static void test_scan_partial_last_word(void **state)
+{
+	static const char *const names[] = { "abc", "abcd", "abcdef", "abcdefg" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		/* The root's header (8 bytes), a property (16), the node's token (4). */
+		uint32_t name_at = 8 + 16 + 4, len = (uint32_t)strlen(names[i]);
+
+		for (uint32_t cut = name_at + len; cut <= name_at + len + 1; cut++) {
+			struct fdtw w;
+			struct fdt_scan s;
+			struct fdt_item item;
+			size_t size;
+			uint8_t *fdt;
+
+			fdtw_init(&w);
+			fdtw_begin_node(&w, "");
+			fdtw_prop_u32(&w, "#address-cells", 1);
+			fdtw_begin_node(&w, names[i]);
+			fdt = struct_block_last(&w, cut, &size);
+			assert_int_equal(fdt_check(fdt, size), 0);
+			assert_int_equal(fdt_scan_start(&s, fdt, size), 0);
+			assert_true(fdt_scan_next(&s, &item));
+			assert_string_equal(item.name, "#address-cells");
+			/* Handed out only with its NUL (at name_at + len) inside the block. */
+			if (cut > name_at + len) {
+				assert_true(fdt_scan_next(&s, &item));
+				assert_int_equal(item.kind, FDT_ITEM_NODE);
+				assert_string_equal(item.name, names[i]);
+			}
+			assert_false(fdt_scan_next(&s, &item));
+			exercise(fdt);
+			free(fdt);
+		}
+	}
+}
+
 /* A property name whose string lacks its NUL at the end of the strings block. */
 static void test_unterminated_string(void **state)
 {
@@ -918,6 +1071,8 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_properties),
 		cmocka_unit_test(test_unterminated_node_name),
+		cmocka_unit_test(test_scan_name_lengths),
+		cmocka_unit_test(test_scan_partial_last_word),
 		cmocka_unit_test(test_unterminated_string),
 		cmocka_unit_test(test_unterminated_compatible),
 		cmocka_unit_test(test_deep_and_unclosed),

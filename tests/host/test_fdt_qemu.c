@@ -110,6 +110,40 @@ static void check_scan(const void *fdt)
 	assert_int_equal(memory_props, 2);
 }
 
+/* The scan hands out exactly the top of what the walk does (the root's properties, the
+ * top-level nodes, the properties of those asked for: all of them here), the same pointers. */
+static void check_scan_matches_walk(const void *fdt)
+{
+	struct fdt_walk w;
+	struct fdt_scan s;
+	struct fdt_item want, got;
+	unsigned items = 0;
+
+	assert_int_equal(fdt_walk_start(&w, fdt, (size_t)-1), 0);
+	assert_int_equal(fdt_scan_start(&s, fdt, (size_t)-1), 0);
+	while (fdt_walk_next(&w, &want)) {
+		bool top = want.kind == FDT_ITEM_PROP ? want.depth <= 1 :
+			   want.kind == FDT_ITEM_NODE && want.depth == 1;
+
+		if (!top)
+			continue;
+		assert_true(fdt_scan_next(&s, &got));
+		assert_int_equal(got.kind, want.kind);
+		assert_int_equal(got.depth, want.depth);
+		assert_ptr_equal(got.name, want.name);
+		if (got.kind == FDT_ITEM_NODE) {
+			assert_int_equal(got.node, want.node);
+			fdt_scan_read_props(&s, true);
+		} else {
+			assert_ptr_equal(got.value, want.value);
+			assert_int_equal(got.len, want.len);
+		}
+		items++;
+	}
+	assert_false(fdt_scan_next(&s, &got));
+	assert_true(items > 200);
+}
+
 static void check_virt(const char *path)
 {
 	size_t size;
@@ -178,6 +212,7 @@ static void check_virt(const char *path)
 	assert_true(n > 40);
 	check_walk(fdt, n);
 	check_scan(fdt);
+	check_scan_matches_walk(fdt);
 	free(fdt);
 }
 
