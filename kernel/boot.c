@@ -112,6 +112,8 @@ struct dtb_reader {
 	struct {
 		const char *nodes[ARCH + 1];
 		unsigned nr_nodes;
+		/* A node name can be one of nodes[] only if first_char_bit() of it is set here. */
+		uint32_t node_first_chars;
 		const char *fields[NR_DTB_FIELDS];
 	} names;
 	/* The node whose properties are being read. */
@@ -177,13 +179,34 @@ static void add_memory_node(struct dtb_reader *r)
 	r->found &= ~MEMORY_FIELDS;
 }
 
+/* A bit standing for a name's first character, to tell most unwanted top-level nodes with one
+ * test instead of a lookup: a name matches a wanted one ("memory" or "memory@40000000" for
+ * "memory") only if it starts with the same character, so only if it has the same bit. (An empty
+ * wanted name would match names that start with '@' or are empty: '@' and '\0' share bit 0.) */
+static uint32_t first_char_bit(const char *name)
+{
+	return 1u << ((unsigned char)name[0] % 32);
+}
+
+static uint32_t first_char_bits(const char *const *names, unsigned n)
+{
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		bits |= first_char_bit(names[i]);
+	return bits;
+}
+
 /* A top-level node: read its properties if it is one of those wanted. */
 static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *name)
 {
 	/* The node a lookup's result names, indexed by it + 1 (-1: none): a load where tests would
 	 * be blocks. */
 	static const uint8_t node_of[] = { OTHER, MEMORY, CHOSEN, ARCH };
-	int i = fdt_name_index(name, r->names.nodes, r->names.nr_nodes, true);
+	/* A name whose first character no wanted one has is looked up among none of them (rather
+	 * than not looked up: one path through here, not two copies of what follows). */
+	unsigned n = r->names.node_first_chars & first_char_bit(name) ? r->names.nr_nodes : 0;
+	int i = fdt_name_index(name, r->names.nodes, n, true);
 
 	r->node = node_of[i + 1];
 	/* Only the first chosen: no node name has a slash. */
@@ -269,6 +292,9 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 			[ARCH_PROP] = arch ? arch->prop : NULL,
 		},
 	};
+	/* Left as it is when begin_node replaces chosen's name with "/": a superset of the bits
+	 * still lets every wanted name through. */
+	r.names.node_first_chars = first_char_bits(r.names.nodes, r.names.nr_nodes);
 	r.node = ROOT;
 	r.found = 0;
 	/* The spec's defaults, until the root says otherwise (see cells_value). */

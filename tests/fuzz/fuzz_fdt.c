@@ -8,7 +8,7 @@
  * (fdt_walk_next) hands out nodes the other functions accept, depths that nest, and properties
  * fdt_getprop finds, and so does the top-level scan (fdt_scan_next); boot_info stays within its
  * arrays with a NUL-terminated command line and a seed of at most 64 bytes, and does not depend
- * on what the arch asks boot_parse_dtb for. */
+ * on what the arch asks boot_parse_dtb for; the arch is handed every property it asks for. */
 #include "lib_under_test.h"
 #include <boot.h>
 
@@ -155,8 +155,10 @@ static void check_scan(const struct blob *b)
 	FUZZ_CHECK(!fdt_scan_next(&s, &item));
 }
 
-/* What boot_parse_dtb hands the arch: properties inside the blob, of the name asked for. */
+/* What boot_parse_dtb hands the arch: properties inside the blob, of the name asked for, all
+ * of them (arch_calls counts them). */
 static const struct blob *arch_blob;
+static unsigned arch_calls;
 
 static void arch_found(const struct fdt_item *prop)
 {
@@ -165,6 +167,29 @@ static void arch_found(const struct fdt_item *prop)
 	FUZZ_CHECK(inside(arch_blob, prop->value, prop->len));
 	FUZZ_CHECK(fdt_prop_named(prop, "compatible") || fdt_prop_named(prop, "method"));
 	sink ^= (uint8_t)fdt_prop_has_string(prop, "arm,cortex-a15-gic");
+	arch_calls++;
+}
+
+/* How many properties boot_parse_dtb should hand the arch: those called req->prop of every
+ * top-level node called req->node, as the scan finds them and fdt_node_named tells them. */
+static unsigned expected_arch_calls(const struct blob *b, const struct boot_dtb_request *req)
+{
+	struct fdt_scan s;
+	struct fdt_item item;
+	bool wanted = false;
+	unsigned n = 0;
+
+	if (fdt_scan_start(&s, b->start, b->size) != 0)
+		return 0;
+	while (fdt_scan_next(&s, &item)) {
+		if (item.kind == FDT_ITEM_NODE) {
+			wanted = fdt_node_named(&item, req->node);
+			fdt_scan_read_props(&s, wanted);
+		} else {
+			n += wanted && fdt_prop_named(&item, req->prop);
+		}
+	}
+	return n;
 }
 
 static const struct boot_dtb_request gic_request = { "intc", "compatible", arch_found };
@@ -224,9 +249,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&bi, 0, sizeof(bi));
 		memset(&bi_arm, 0, sizeof(bi_arm));
 		arch_blob = &b;
+		arch_calls = 0;
 		FUZZ_CHECK(boot_parse_dtb(&bi, copy, 0x48000000, &gic_request) == 0);
+		FUZZ_CHECK(arch_calls == expected_arch_calls(&b, &gic_request));
 		check_boot_info(&b, &bi);
+		arch_calls = 0;
 		FUZZ_CHECK(boot_parse_dtb(&bi_arm, copy, 0x48000000, &psci_request) == 0);
+		FUZZ_CHECK(arch_calls == expected_arch_calls(&b, &psci_request));
 		FUZZ_CHECK(memcmp(&bi, &bi_arm, sizeof(bi)) == 0);
 	} else {
 		struct boot_info bi;
