@@ -79,7 +79,7 @@ static int parse_attack_args(int argc, char **argv, struct attack_opts *o)
  * only the entries it has written itself (the first MIN(done, TRIALS_KEPT)), so the array
  * need not start zeroed. */
 #define TRIALS_KEPT 4096
-static uint64_t kept_tries[TRIALS_KEPT];
+static uint64_t kept_tries[TRIALS_KEPT] __section(".noclear");
 
 static uint64_t median_of(uint64_t *a, unsigned n)
 {

@@ -15,7 +15,7 @@
  * so nothing walks the pool at boot and the pool's memory need not start zeroed: vma_alloc
  * initialises every VMA it hands out. */
 #define VMA_POOL_SIZE (2 * MM_MAX_VMAS + 16)
-static struct vma vma_pool[VMA_POOL_SIZE];
+static struct vma vma_pool[VMA_POOL_SIZE] __section(".noclear");
 static unsigned vma_pool_used;
 static struct vma *vma_free_list;
 
