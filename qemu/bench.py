@@ -8,8 +8,9 @@ Per preset:
             instruction): floor, rndbits, floor, rndbits, ... so that host drift cancels; the
             ratio is the median of the pairs' ratios. Beside it, what the boot costs inside
             QEMU: `bench boot` (the guest's counter at kernel_main and at the ready line) and
-            the number of translation blocks QEMU's TCG generated before the prompt (from
-            -d in_asm), each of which costs several microseconds of translation
+            the number of translation blocks QEMU's TCG generated before the prompt, each of
+            which costs several microseconds of translation, and the guest instructions it
+            executed (from -d in_asm,exec,nochain: exact, whatever the host's load)
   exec      `bench exec N hello` in the guest: exec/exit cycles per second and guest counter
             ticks per exec, timed with the guest's own counter; then the same under
             `-icount shift=0` (one instruction = one virtual ns), which turns the counter into
@@ -161,27 +162,51 @@ def machine_line(out, tag):
     raise BenchError("no `%s:` line in:\n%s" % (tag, out))
 
 
-def blocks_before_prompt(argv):
-    """Translation blocks TCG generated from QEMU's start to the first prompt (-d in_asm logs one
-    "IN:" header per block)."""
+TB_EXEC_LINE = re.compile(rb"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+TB_INSN_LINE = re.compile(rb"0x([0-9a-f]+):")
+
+
+def boot_cost_before_prompt(argv):
+    """What TCG did from QEMU's start to the first prompt, from its own logs (-d in_asm,exec with
+    nochain, so that every block execution is logged): the translation blocks it generated (one
+    "IN:" header each) and the guest instructions it executed (each logged execution of a block
+    times the block's instruction count). Both are exact counts, unlike wall-clock time."""
     fd, log = tempfile.mkstemp(prefix="rndbits-tb-", suffix=".log")
     os.close(fd)
-    g = Guest(argv + ["-d", "in_asm", "-D", log], deadline_s=60)
+    g = Guest(argv + ["-d", "in_asm,exec,nochain", "-D", log], deadline_s=60)
     try:
         g.wait_prompt()
     finally:
         g.kill()
+    insns, runs, block = {}, {}, None
     try:
         with open(log, "rb") as f:
-            return sum(1 for line in f if line.startswith(b"IN:"))
+            for line in f:
+                if line.startswith(b"IN:"):
+                    block = "new"
+                    continue
+                mm = TB_INSN_LINE.match(line)
+                if mm and block is not None:
+                    if block == "new":
+                        block = int(mm.group(1), 16)
+                        insns[block] = 0
+                    insns[block] += 1
+                    continue
+                mm = TB_EXEC_LINE.match(line)
+                if mm:
+                    pc = int(mm.group(1), 16)
+                    runs[pc] = runs.get(pc, 0) + 1
     finally:
         os.unlink(log)
+    return len(insns), sum(n * insns.get(pc, 0) for pc, n in runs.items())
 
 
 def measure_blocks(m):
     argv = m.command(serial="stdio")
-    return {"blocks": blocks_before_prompt(argv),
-            "floor_blocks": blocks_before_prompt(argv_with_image(argv, floor_image(m)))}
+    blocks, executed = boot_cost_before_prompt(argv)
+    floor_blocks, floor_executed = boot_cost_before_prompt(argv_with_image(argv, floor_image(m)))
+    return {"blocks": blocks, "floor_blocks": floor_blocks, "boot_insns": executed,
+            "floor_boot_insns": floor_executed}
 
 
 def measure_guest(m, execs, layouts, idle_s):
@@ -342,8 +367,10 @@ def render(results, facts, test, started, args):
              "median of the pairs' ratios (range in brackets). In the guest: `bench boot`, the "
              "guest's counter at kernel_main and at the ready line, counted from machine start "
              "(on x86 that includes SeaBIOS). Blocks: translation blocks QEMU generated before "
-             "the prompt (`-d in_asm`), the floor's in brackets; under TCG each costs several "
-             "microseconds, which is where the boot's time goes." % args.boots)
+             "the prompt, the floor's in brackets; under TCG each costs several microseconds, "
+             "which is where the boot's time goes. Instructions: guest instructions executed "
+             "before the prompt, the floor's in brackets (x86: SeaBIOS included). Both from QEMU's logs "
+             "(`-d in_asm,exec,nochain`), so exact whatever the host's load." % args.boots)
     L.append("- Exec: `bench exec %d hello` in the guest, timed with the guest's counter (CNTVCT "
              "or TSC); instructions per exec from a second run under `-icount shift=0`. Layout: "
              "`bench layout %d` and `aslr sample 65536 --layout-only`." % (args.execs, args.layouts))
@@ -351,16 +378,17 @@ def render(results, facts, test, started, args):
     L.append("## Boot to prompt")
     L.append("")
     L.append("| preset | floor (ms) | rndbits (ms) | ratio | ≤ %.2f | in the guest: kernel_main, "
-             "ready (ms) | blocks translated (floor) |" % GOALS["boot_ratio"])
-    L.append("|---|---:|---:|---:|:-:|---:|---:|")
+             "ready (ms) | blocks translated (floor) | instructions executed (floor) |" % GOALS["boot_ratio"])
+    L.append("|---|---:|---:|---:|:-:|---:|---:|---:|")
     for p, r in results.items():
         if "boot_ratio" in r:
             guest = ("%.1f, %.1f" % (r["guest_main_ms"], r["guest_ready_ms"])
                      if "guest_ready_ms" in r else "—")
-            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s (%s) |" % (
+            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s (%s) | %s (%s) |" % (
                 p, r["floor_ms"], r["boot_ms"], r["boot_ratio"], r["boot_ratio_min"],
                 r["boot_ratio_max"], ok(r["boot_ratio"] <= GOALS["boot_ratio"]), guest,
-                fmt_int(r.get("blocks")), fmt_int(r.get("floor_blocks"))))
+                fmt_int(r.get("blocks")), fmt_int(r.get("floor_blocks")),
+                fmt_int(r.get("boot_insns")), fmt_int(r.get("floor_boot_insns"))))
     L.append("")
     L.append("## Exec and layout sampling")
     L.append("")
@@ -414,7 +442,7 @@ def render(results, facts, test, started, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presets", default="", help="comma-separated (default: all)")
-    ap.add_argument("--boots", type=int, default=21,
+    ap.add_argument("--boots", type=int, default=31,
                     help="boot pairs per preset (an odd number: the median is one pair's ratio)")
     ap.add_argument("--execs", type=int, default=1000, help="`run hello` cycles per preset")
     ap.add_argument("--layouts", type=int, default=1000000, help="layout-only draws")
