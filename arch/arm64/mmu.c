@@ -96,38 +96,27 @@ phys_addr_t arch_kernel_root(void)
 static void map_or_panic(phys_addr_t root, uintptr_t va, phys_addr_t pa, uint64_t size,
 			 unsigned prot, const char *what)
 {
-	if (!size)
-		return;
 	int err = pt_map(root, va, pa, size, prot, PT_MAP_BLOCKS);
 	if (err)
 		panic("arm64: mapping %s at %#lx (%#llx bytes) failed: %d", what, (unsigned long)va,
 		      (unsigned long long)size, err);
 }
 
-/* RAM in the linear map, but for [PHYS_OFFSET, end of the image), which boot_map.c mapped:
- * read/write data, never executable, in the largest blocks that fit. Tables it needs beyond
- * the boot ones come from the page allocator, which hands out the lowest free frame: one the
- * linear map reaches already (below the image, or RAM this loop has mapped). */
+/* RAM above the image in the linear map: read/write data, never executable, in the largest
+ * blocks that fit. Nothing below it is left to map: clamp_ram_to_linear_map (setup.c) dropped
+ * RAM below PHYS_OFFSET, and boot_map.c mapped [PHYS_OFFSET, end of the image). Tables it needs
+ * beyond the boot ones come from the page allocator, which hands out the lowest free frame: one
+ * the linear map reaches already (below the image, or RAM this loop has mapped). */
 static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)
 {
-	const phys_addr_t boot_lo = PHYS_OFFSET, boot_hi = __pa(__kernel_end);
+	const phys_addr_t image_end = __pa(__kernel_end);
 	const unsigned prot = PT_R | PT_W | PT_GLOBAL;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t lo = bi->ram[i].base, hi = lo + bi->ram[i].size;
-		lo = ALIGN_UP(lo, (phys_addr_t)PAGE_SIZE);
-		hi = ALIGN_DOWN(hi, (phys_addr_t)PAGE_SIZE);
-		if (hi <= lo)
-			continue;
-		if (hi <= boot_lo || lo >= boot_hi) {
+		phys_addr_t lo = MAX(ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE), image_end);
+		phys_addr_t hi = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size, (phys_addr_t)PAGE_SIZE);
+		if (lo < hi)
 			map_or_panic(root, (uintptr_t)__va(lo), lo, hi - lo, prot, "RAM");
-			continue;
-		}
-		if (lo < boot_lo)
-			map_or_panic(root, (uintptr_t)__va(lo), lo, boot_lo - lo, prot, "RAM");
-		if (hi > boot_hi)
-			map_or_panic(root, (uintptr_t)__va(boot_hi), boot_hi, hi - boot_hi, prot,
-				     "RAM");
 	}
 }
 

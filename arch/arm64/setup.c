@@ -13,23 +13,35 @@ static struct boot_info boot_info;
  * it intc@8000000, GICv2 or GICv3. */
 static const struct boot_dtb_request gic_request = { "intc", "compatible", a64_gic_probe };
 
+/* A region that does not fit the linear map: RAM outside it is ignored, RAM running past its
+ * end is cut there. Out of line: no region needs it on QEMU's virt. */
+static __attribute__((noinline, cold)) void fit_region_to_linear_map(struct mem_region *r,
+								     phys_addr_t limit)
+{
+	if (r->base < PHYS_OFFSET || r->base >= limit) {
+		printk("arm64: ignoring RAM at %#llx outside the linear map\n",
+		       (unsigned long long)r->base);
+		r->size = 0;
+	} else {
+		printk("arm64: using only %llu MiB of RAM (linear map limit)\n",
+		       (unsigned long long)((limit - r->base) >> 20));
+		r->size = limit - r->base;
+	}
+}
+
 /* The linear map never grows past LINEAR_MAP_MAX (that keeps it clear of the device window with
- * VA_BITS 36), so RAM beyond it cannot be used. */
+ * VA_BITS 36), so RAM beyond it cannot be used. One test a region, without branches of its
+ * own: a base below PHYS_OFFSET wraps around to a huge offset. */
 static void clamp_ram_to_linear_map(struct boot_info *bi)
 {
 	const phys_addr_t limit = PHYS_OFFSET + LINEAR_MAP_MAX;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		struct mem_region *r = &bi->ram[i];
-		if (r->base < PHYS_OFFSET || r->base >= limit) {
-			printk("arm64: ignoring RAM at %#llx outside the linear map\n",
-			       (unsigned long long)r->base);
-			r->size = 0;
-		} else if (r->base + r->size > limit) {
-			printk("arm64: using only %llu MiB of RAM (linear map limit)\n",
-			       (unsigned long long)((limit - r->base) >> 20));
-			r->size = limit - r->base;
-		}
+		bool outside = r->base - PHYS_OFFSET >= LINEAR_MAP_MAX;
+		bool past_end = r->base + r->size > limit;
+		if (outside | past_end)
+			fit_region_to_linear_map(r, limit);
 	}
 }
 
