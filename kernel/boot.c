@@ -167,14 +167,24 @@ static void add_ram_ranges(struct dtb_reader *r, const struct fdt_item *reg)
 
 #define MEMORY_FIELDS (FOUND(DEVICE_TYPE) | FOUND(REG))
 
+/* Is a memory node's device_type (read_prop keeps it only if it is as long as "memory" and its
+ * NUL) "memory"? Its 7 bytes are compared in one straight run (unrolled), not each with a branch
+ * of its own. */
+static bool is_memory_type(const uint8_t *value)
+{
+	static const char memory[] = "memory";
+	unsigned diff = 0;
+
+#pragma GCC unroll 8
+	for (unsigned i = 0; i < sizeof(memory); i++)
+		diff |= value[i] ^ (uint8_t)memory[i];
+	return diff == 0;
+}
+
 /* A memory node's device_type and reg have both been read: its RAM, if device_type says so. */
 static void add_memory_node(struct dtb_reader *r)
 {
-	static const char *const memory[] = { "memory" };
-	const struct fdt_item *type = &r->field[DEVICE_TYPE];
-
-	/* Its length is that of "memory" and the NUL (read_prop). */
-	if (fdt_name_index(type->value, memory, 1, false) == 0)
+	if (is_memory_type(r->field[DEVICE_TYPE].value))
 		add_ram_ranges(r, &r->field[REG]);
 	r->found &= ~MEMORY_FIELDS;
 }
@@ -238,6 +248,17 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 		add_memory_node(r);
 }
 
+/* The length of a seed /chosen has (0 if it has none). */
+static uint32_t seed_len(const struct dtb_reader *r, enum dtb_field i)
+{
+	return r->found & FOUND(i) ? r->field[i].len : 0;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
 /* /chosen's command line, and its seeds one after the other (as much as fits). */
 static void apply_chosen(struct dtb_reader *r)
 {
@@ -246,25 +267,25 @@ static void apply_chosen(struct dtb_reader *r)
 	};
 	const struct fdt_item *args = field(r, BOOTARGS);
 	struct boot_info *bi = r->bi;
-	unsigned sources = 0;
+	const uint8_t *rng = r->field[RNG_SEED].value, *kaslr = r->field[KASLR_SEED].value;
+	uint32_t rng_len = seed_len(r, RNG_SEED), kaslr_len = seed_len(r, KASLR_SEED);
+	uint32_t room = BOOT_SEED_MAX - bi->seed_len;
+	/* How much of each is taken: rng-seed's first, then kaslr-seed's in the room left. */
+	uint32_t from_rng = min_u32(rng_len, room);
+	uint32_t n = from_rng + min_u32(kaslr_len, room - from_rng);
+	uint8_t *to = bi->seed + bi->seed_len;
 
 	if (args && args->len > 0 && ((const char *)args->value)[args->len - 1] == '\0')
 		boot_set_cmdline(bi, args->value, false);
-	/* A loop over the seeds found rather than over both: one copy of its code. */
-	for (unsigned seeds = r->found & (FOUND(RNG_SEED) | FOUND(KASLR_SEED)); seeds;
-	     seeds &= seeds - 1) {
-		unsigned i = (unsigned)__builtin_ctz(seeds);
-		const uint8_t *value = r->field[i].value;
-		uint32_t len = r->field[i].len, room = BOOT_SEED_MAX - bi->seed_len;
-		uint8_t *to = bi->seed + bi->seed_len;
-		uint32_t n = len < room ? len : room;
+	/* The two pieces are copied as one run of n bytes, each byte from the piece it is in: one
+	 * loop for both seeds, and none for a seed not found (whose value is never read). */
+	for (uint32_t k = 0; k < n; k++) {
+		const uint8_t *from = k < from_rng ? rng + k : kaslr + (k - from_rng);
 
-		for (uint32_t k = 0; k < n; k++)
-			to[k] = value[k];
-		bi->seed_len += n;
-		sources |= (unsigned)(len != 0) << (i - RNG_SEED);
+		to[k] = *from;
 	}
-	bi->seed_source = seed_sources[sources];
+	bi->seed_len += n;
+	bi->seed_source = seed_sources[(rng_len != 0) | (unsigned)(kaslr_len != 0) << 1];
 }
 
 int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,

@@ -68,16 +68,17 @@ static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
 
 /* Header consistency against its own totalsize and the max_size bytes of memory that hold the
  * blob; fills the view (the two blocks the accessors read, located and size-checked once per
- * call) on success. Once the 40 bytes are known to be there, the whole header is read before any
- * of it is checked, and every check is evaluated (& rather than &&), so that they are one
- * straight run of code, not a branch each. */
+ * call) on success. Once the 40 bytes are known to be there, the whole header (size_dt_struct
+ * too, used only from version 17 on) is read before any of it is checked, and every check, the
+ * magic's included, is evaluated (& rather than &&), so that they are one straight run of code,
+ * not a branch each. */
 static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 {
 	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
 	const uint8_t *h = fdt;
 	bool ok;
 
-	if (!fdt || max_size < FDT_HEADER_BYTES || be32(h + HDR_MAGIC) != FDT_MAGIC)
+	if (!fdt || max_size < FDT_HEADER_BYTES)
 		return false;
 	total = be32(h + HDR_TOTALSIZE);
 	version = be32(h + HDR_VERSION);
@@ -85,11 +86,13 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	off_strings = be32(h + HDR_OFF_STRINGS);
 	size_strings = be32(h + HDR_SIZE_STRINGS);
 	off_rsvmap = be32(h + HDR_OFF_RSVMAP);
+	size_struct = be32(h + HDR_SIZE_STRUCT);
 	/* Version 16 has no size_dt_struct: the structure block may run to the end (the difference
 	 * wraps only when off_struct > total, which range_ok refuses below). */
-	size_struct = version < 17 ? total - off_struct : be32(h + HDR_SIZE_STRUCT);
+	size_struct = version < 17 ? total - off_struct : size_struct;
 	/* A structure block too large for node offsets (ints) is refused too. */
-	ok = (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
+	ok = (be32(h + HDR_MAGIC) == FDT_MAGIC) &
+	     (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
 	     (be32(h + HDR_LAST_COMP) <= 17) &
 	     (off_struct >= FDT_HEADER_BYTES) & ((off_struct & 3) == 0) &
 	     range_ok(off_struct, size_struct, total) & (size_struct <= 0x7fffffffu) &
@@ -461,18 +464,24 @@ bool fdt_walk_next(struct fdt_walk *w, struct fdt_item *item)
 }
 
 /* Not inlined: boot code calls it for node names, property names and strings alike, and one
- * copy is translated (by QEMU's TCG) once for all of them. */
+ * copy is translated (by QEMU's TCG) once for all of them. Each character is compared with both
+ * tests evaluated (& rather than &&: one branch, not two): name[k] is read only when name[0..k)
+ * has matched non-NUL characters of the wanted name, so it lies within name. */
 __attribute__((noinline)) int fdt_name_index(const char *name, const char *const *names,
 					     unsigned n, bool unit)
 {
 	const char stop = unit ? '@' : '\0';
 
 	for (unsigned i = 0; i < n; i++) {
-		const char *a = name, *b = names[i];
+		const char *want = names[i];
+		/* k: the length of the prefix name and want share (counted from -1 so that the loop
+		 * is a do-while: one test per character, none duplicated before the loop). */
+		size_t k = (size_t)-1;
 
-		while (*b && *a == *b)
-			a++, b++;
-		if (!*b && (*a == '\0' || *a == stop))
+		do
+			k++;
+		while ((want[k] != '\0') & (name[k] == want[k]));
+		if ((want[k] == '\0') & ((name[k] == '\0') | (name[k] == stop)))
 			return (int)i;
 	}
 	return -1;
