@@ -71,22 +71,34 @@ static bool rndr(uint64_t *out)
 	return ok;
 }
 
+/* One RNDR value, tried a few times: the generator may be unable to deliver for a moment. */
+static bool rndr_retrying(uint64_t *out)
+{
+	for (unsigned tries = 0; tries < 16; tries++)
+		if (rndr(out))
+			return true;
+	return false;
+}
+
+/* Whole values while they fit, stored as they are (little endian: low byte first), then the
+ * low bytes of one more for a length that is not a multiple of 8: a word a store rather than a
+ * byte, with the byte loop off the path of the usual lengths. */
 size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 {
 	size_t done = 0;
+	uint64_t v;
 
 	*name = "rndr";
 	if (!cpu_has_rndr())
 		return 0;
-	while (done < len) {
-		uint64_t v;
-		unsigned tries = 0;
-		while (!rndr(&v))
-			if (++tries == 16)
-				return done;
-		for (unsigned i = 0; i < 8 && done < len; i++, v >>= 8)
-			buf[done++] = (uint8_t)v;
+	for (; len - done >= sizeof(v); done += sizeof(v)) {
+		if (!rndr_retrying(&v))
+			return done;
+		__builtin_memcpy(buf + done, &v, sizeof(v));
 	}
+	if (done < len && rndr_retrying(&v))
+		for (; done < len; done++, v >>= 8)
+			buf[done] = (uint8_t)v;
 	return done;
 }
 

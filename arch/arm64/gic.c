@@ -51,12 +51,15 @@ void a64_gic_probe(const struct fdt_item *compatible)
 	gic_version = (v == 2) | (gic_version == 0) ? v : gic_version;
 }
 
+/* GICv2's CPU interface directly follows its distributor: one mapping covers both. */
 void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
 							uint64_t size, const char *what))
 {
+	_Static_assert(VIRT_GICD_PA + VIRT_GICD_SIZE == VIRT_GICC_PA, "GICv2 frames not adjacent");
+
 	if (gic_version == 2) {
-		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor");
-		map_device(root, VIRT_GICC_PA, VIRT_GICC_SIZE, "GIC CPU interface");
+		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE + VIRT_GICC_SIZE,
+			   "GIC distributor and CPU interface");
 	} else if (gic_version == 3) {
 		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor");
 		map_device(root, VIRT_GICR_PA, VIRT_GICR_SIZE, "GIC redistributor");
