@@ -53,6 +53,14 @@ static bool range_ok(uint32_t off, uint32_t size, uint32_t limit)
 	return (off <= limit) & (size <= limit - off);
 }
 
+/* c ? a : b, computed without a branch (a compiler may turn the conditional into one). */
+static inline uint32_t select_u32(bool c, uint32_t a, uint32_t b)
+{
+	uint32_t mask = -(uint32_t)c;
+
+	return (a & mask) | (b & ~mask);
+}
+
 /* Names are read only if they end inside the strings block. Cutting the block after its last
  * NUL, once per view, makes that a bounds check: a name that starts below the cut ends there. */
 static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
@@ -86,10 +94,9 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	off_strings = be32(h + HDR_OFF_STRINGS);
 	size_strings = be32(h + HDR_SIZE_STRINGS);
 	off_rsvmap = be32(h + HDR_OFF_RSVMAP);
-	size_struct = be32(h + HDR_SIZE_STRUCT);
 	/* Version 16 has no size_dt_struct: the structure block may run to the end (the difference
 	 * wraps only when off_struct > total, which range_ok refuses below). */
-	size_struct = version < 17 ? total - off_struct : size_struct;
+	size_struct = select_u32(version < 17, total - off_struct, be32(h + HDR_SIZE_STRUCT));
 	/* A structure block too large for node offsets (ints) is refused too. */
 	ok = (be32(h + HDR_MAGIC) == FDT_MAGIC) &
 	     (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
@@ -619,13 +626,15 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 				s->off = off;
 				return true;
 			}
-		} else if (token == FDT_END_NODE) {
-			s->props = false;
+		} else if ((token == FDT_END_NODE) | (token == FDT_NOP)) {
+			/* One word each, and one path for both: a NOP changes nothing else. */
+			bool end = token == FDT_END_NODE;
+
 			/* The root's end ends the scan, as does a node ending before any began. */
-			if (s->open-- <= 1)
+			if (end & (s->open <= 1))
 				break;
-			off += 4;
-		} else if (token == FDT_NOP) {
+			s->open -= end;
+			s->props &= !end;
 			off += 4;
 		} else {
 			break;
