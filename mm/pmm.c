@@ -37,46 +37,40 @@ static void mark_free(frame_t f)
 	bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
 }
 
+/* (& rather than &&: both sides are cheap, and one branch fewer is cheaper for a translator.) */
 static bool overlaps(phys_addr_t a, uint64_t alen, phys_addr_t b, uint64_t blen)
 {
-	return a < b + blen && b < a + alen;
+	return (a < b + blen) & (b < a + alen);
 }
 
-static bool range_reserved(const struct boot_info *bi, phys_addr_t pa, uint64_t len)
+/* Where a place of len bytes at pa may go so as not to touch reserved range r: pa itself if it
+ * does not, else the first page after r (every page-aligned place in between touches r too). */
+static phys_addr_t clear_of(const struct mem_region *r, phys_addr_t pa, uint64_t len)
 {
-	for (unsigned i = 0; i < bi->nr_reserved; i++)
-		if (overlaps(pa, len, bi->reserved[i].base, bi->reserved[i].size))
-			return true;
-	return false;
+	phys_addr_t past = ALIGN_UP(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+
+	return overlaps(pa, len, r->base, r->size) ? past : pa;
 }
 
-/* First page-aligned place of len bytes inside RAM that no reserved range touches. */
+/* First page-aligned place of len bytes inside RAM that no reserved range touches (a panic if
+ * there is none): in each region, from its start, a place moves past every range it touches
+ * until a whole pass over the ranges leaves it where it is (it only moves up, unless a range
+ * ends at the very top of the address space: then no place above it is free either). */
 static phys_addr_t find_bitmap_home(const struct boot_info *bi, uint64_t len)
 {
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
+		phys_addr_t pa = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE), tried;
 		phys_addr_t end = bi->ram[i].base + bi->ram[i].size;
-		for (phys_addr_t pa = start; pa + len <= end; pa += PAGE_SIZE)
-			if (!range_reserved(bi, pa, len))
-				return pa;
+
+		do {
+			tried = pa;
+			for (unsigned j = 0; j < bi->nr_reserved; j++)
+				pa = clear_of(&bi->reserved[j], pa, len);
+		} while (pa > tried);
+		if ((pa == tried) & (pa + len <= end))
+			return pa;
 	}
-	return 0;
-}
-
-/* Mark the frames of [lo, hi) (page aligned) free, a word of the bitmap at a time where
- * possible: booting with 128 MiB means 32768 frames, and a loop per frame shows in the boot
- * time. */
-static void mark_span_free(phys_addr_t lo, phys_addr_t hi)
-{
-	frame_t f = (lo - base_pa) >> PAGE_SHIFT, end = (hi - base_pa) >> PAGE_SHIFT;
-
-	free_frames += end - f;
-	for (; f < end && f % BITS_PER_WORD; f++)
-		mark_free(f);
-	for (; f + BITS_PER_WORD <= end; f += BITS_PER_WORD)
-		bitmap[f / BITS_PER_WORD] = 0;
-	for (; f < end; f++)
-		mark_free(f);
+	panic("pmm: no room for a %llu-byte frame bitmap", (unsigned long long)len);
 }
 
 /* How many bits of x are set (no libgcc here, so no __builtin_popcountl): the bits are summed
@@ -92,8 +86,8 @@ static unsigned bits_set(unsigned long x)
 }
 
 /* Mark frames [f, end) used, a bitmap word at a time (the kernel image alone is hundreds of
- * frames); returns how many of them were free until now. */
-static frame_t mark_span_used(frame_t f, frame_t end)
+ * frames), and take from free_frames those of them that were free until now. */
+static void take_frames(frame_t f, frame_t end)
 {
 	frame_t taken = 0;
 
@@ -107,7 +101,7 @@ static frame_t mark_span_used(frame_t f, frame_t end)
 		*word |= mask;
 		f += n;
 	}
-	return taken;
+	free_frames -= taken;
 }
 
 /* Take back the frames of [base, base + size) that are free: a reserved range keeps every frame
@@ -118,22 +112,57 @@ static void reserve_span(phys_addr_t base, uint64_t size)
 	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
 	phys_addr_t end = size > span_end - MIN(base, span_end) ? span_end : base + size;
 	phys_addr_t lo = MAX(ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE), base_pa);
-	phys_addr_t hi = MIN(ALIGN_UP(end, (phys_addr_t)PAGE_SIZE), span_end);
+	/* Not below lo: a range wholly below RAM is an empty span at its start. */
+	phys_addr_t hi = MAX(MIN(ALIGN_UP(end, (phys_addr_t)PAGE_SIZE), span_end), lo);
 
-	if (lo < hi)
-		free_frames -= mark_span_used((frame_t)((lo - base_pa) >> PAGE_SHIFT),
-					      (frame_t)((hi - base_pa) >> PAGE_SHIFT));
+	take_frames((frame_t)((lo - base_pa) >> PAGE_SHIFT),
+		    (frame_t)((hi - base_pa) >> PAGE_SHIFT));
+}
+
+/* The whole frames of a RAM region, as frame numbers [first, end); empty (end <= first) when the
+ * region holds none. */
+struct frame_range {
+	frame_t first, end;
+};
+
+static struct frame_range ram_frames(const struct mem_region *r)
+{
+	phys_addr_t first = ALIGN_UP(r->base, (phys_addr_t)PAGE_SIZE);
+	phys_addr_t end = ALIGN_DOWN(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+
+	return (struct frame_range){ (frame_t)((first - base_pa) >> PAGE_SHIFT),
+				     (frame_t)((end - base_pa) >> PAGE_SHIFT) };
+}
+
+/* The first frame at or after f that lies wholly inside one RAM region (f itself if one covers
+ * it), or none if there is no such frame. The regions may come in any order. */
+static frame_t next_ram_frame(const struct boot_info *bi, frame_t f, frame_t none)
+{
+	frame_t next = none;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		struct frame_range r = ram_frames(&bi->ram[i]);
+		frame_t candidate = MAX(r.first, f);
+		next = MIN(next, candidate < r.end ? candidate : none);
+	}
+	return next;
 }
 
 void pmm_init(const struct boot_info *bi)
 {
 	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
 
+	total_frames = 0;
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
+		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size,
+					     (phys_addr_t)PAGE_SIZE);
+
 		lo = MIN(lo, bi->ram[i].base);
 		hi = MAX(hi, bi->ram[i].base + bi->ram[i].size);
+		total_frames += end > start ? (frame_t)((end - start) >> PAGE_SHIFT) : 0;
 	}
-	if (!bi->nr_ram || hi <= lo)
+	if (hi <= lo) /* no region, or none of any size */
 		panic("pmm: no RAM described by the firmware");
 	base_pa = ALIGN_DOWN(lo, (phys_addr_t)PAGE_SIZE);
 	nr_frames = (frame_t)((hi - base_pa) >> PAGE_SHIFT);
@@ -141,24 +170,28 @@ void pmm_init(const struct boot_info *bi)
 	uint64_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
 	uint64_t bytes = ALIGN_UP(words * sizeof(unsigned long), (uint64_t)PAGE_SIZE);
 	phys_addr_t home = find_bitmap_home(bi, bytes);
-	if (!home)
-		panic("pmm: no room for a %llu-byte frame bitmap", (unsigned long long)bytes);
 	bitmap = __va(home);
-	memset(bitmap, 0xff, (size_t)(words * sizeof(unsigned long)));
 
-	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. */
-	total_frames = free_frames = 0;
-	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
-		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size, (phys_addr_t)PAGE_SIZE);
-		if (end <= start)
-			continue;
-		total_frames += (frame_t)((end - start) >> PAGE_SHIFT);
-		mark_span_free(start, end);
+	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. The
+	 * bitmap starts all free and takes the rest (what is not RAM, then the reserved ranges)
+	 * by one routine, counting only what reservations newly take from RAM. The frames that
+	 * are not RAM come in stretches, each starting at frame 0 or where a region's whole
+	 * frames end and running up to the next RAM frame (the bitmap's last word included). */
+	frame_t bits = (frame_t)words * BITS_PER_WORD;
+	memset(bitmap, 0, (size_t)(words * sizeof(unsigned long)));
+	frame_t from = 0;
+	for (unsigned i = 0;; i++) {
+		take_frames(from, next_ram_frame(bi, from, bits));
+		if (i == bi->nr_ram)
+			break;
+		from = ram_frames(&bi->ram[i]).end;
 	}
+	free_frames = total_frames; /* what that took was not RAM: not counted */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
 		reserve_span(bi->reserved[i].base, bi->reserved[i].size);
-	reserve_span(home, bytes);
+	/* The bitmap's own frames: whole ones, in RAM, touching no reserved range. */
+	frame_t home_frame = (frame_t)((home - base_pa) >> PAGE_SHIFT);
+	take_frames(home_frame, home_frame + (frame_t)(bytes >> PAGE_SHIFT));
 	search_hint = 0;
 	low_free = free_frames;
 }

@@ -4,8 +4,11 @@
  * test. Checks: exact counts, order-n alignment, no frame handed out twice, reserved ranges
  * never handed out, exhaustion returns 0, freeing restores the counts, double frees panic.
  * Further layouts reserve ranges that overlap each other, cover holes, run off either end of
- * RAM, straddle a bitmap word or cover one whole: reserve_span sets whole words at a time and
- * must count only the frames it newly takes. */
+ * RAM, straddle a bitmap word or cover one whole: take_frames sets whole words at a time and
+ * must count only the frames it newly takes. Others describe RAM out of order, split at an
+ * unaligned address or with a region smaller than a frame (pmm_init marks what is not RAM
+ * stretch by stretch, between regions in any order), or chain reserved ranges so that the
+ * bitmap's home moves more than once; the bitmap must be where the first fit is. */
 #include "lib_under_test.h"
 
 #include <boot.h>
@@ -98,13 +101,47 @@ int printk(const char *fmt, ...)
 #define RAM_PA ((phys_addr_t)0x40000000)
 #define SPAN_PAGES 121
 
+/* RAM as the firmware lists it, and how many whole frames it holds (counted by hand). */
+struct ram_layout {
+	unsigned nr_ram;
+	struct mem_region ram[BOOT_MAX_REGIONS];
+	uint64_t frames;
+};
+
 struct layout {
 	unsigned nr_reserved;
 	struct mem_region reserved[BOOT_MAX_REGIONS];
 	uint64_t reserved_frames;
+	const struct ram_layout *ram; /* NULL: two_regions */
 };
 
 #define AT(page) (RAM_PA + (page) * PAGE)
+
+static const struct ram_layout two_regions = {
+	2,
+	{ { AT(0), 40 * PAGE }, { AT(48) + PAGE / 2, 72 * PAGE } },
+	40 + 71, /* region 1 loses half a page at each end */
+};
+
+/* The same RAM, highest region first. */
+static const struct ram_layout reversed_ram = {
+	2,
+	{ { AT(48) + PAGE / 2, 72 * PAGE }, { AT(0), 40 * PAGE } },
+	40 + 71,
+};
+
+/* Region 0 starting just after frame 0's start and split in two at an unaligned address
+ * (frames 0 and 20 are in no region whole), a region of half a frame in the middle of the
+ * hole (no whole frame: it must not end the hole early), listed out of order: frames 1..19,
+ * 21..39, 49..119. */
+static const struct ram_layout split_ram = {
+	4,
+	{ { AT(20) + 100, 20 * PAGE - 100 },
+	  { AT(48) + PAGE / 2, 72 * PAGE },
+	  { AT(44) + PAGE / 4, PAGE / 2 },
+	  { AT(0) + 100, 20 * PAGE } },
+	19 + 19 + 71,
+};
 
 /* The "kernel" from page 2 to page 9 plus 100 bytes (frames 2..9), a "DTB" of 3000 bytes in
  * the middle of page 60, and a range that straddles frames 70 and 71: 8 + 1 + 2 frames. */
@@ -117,9 +154,9 @@ static const struct layout disjoint = {
 /* Ranges inside, across and on top of each other, over the hole, off both ends of RAM and
  * across the word boundary: frames 0..1 (from below RAM), 2..12, 38..39 and 49 (the hole and
  * region 1's partial first frame between them are not RAM), 62..66, 118..119 (to far beyond
- * RAM): 2 + 11 + 3 + 5 + 2 = 23. */
+ * RAM), none for the ranges wholly below or above RAM: 2 + 11 + 3 + 5 + 2 = 23. */
 static const struct layout overlapping = {
-	9,
+	11,
 	{ { AT(2), 7 * PAGE + 100 },  /* 2..9 */
 	  { AT(5) + 7, 2 * PAGE },     /* 5..7, inside the first */
 	  { AT(8), 5 * PAGE },         /* 8..12, overlaps the first's end */
@@ -128,7 +165,9 @@ static const struct layout overlapping = {
 	  { AT(64), PAGE },            /* 64, inside the one before */
 	  { AT(38), 12 * PAGE },       /* 38..49, over the hole */
 	  { RAM_PA - 2 * PAGE, 3 * PAGE + 1 }, /* below RAM .. frame 1 */
-	  { AT(118), (uint64_t)1 << 40 } },    /* 118.. far above RAM */
+	  { AT(118), (uint64_t)1 << 40 },      /* 118.. far above RAM */
+	  { RAM_PA - 4 * PAGE, PAGE },         /* wholly below RAM: nothing */
+	  { AT(200), PAGE } },                 /* wholly above RAM: nothing */
 	23,
 };
 
@@ -138,6 +177,29 @@ static const struct layout whole_word = {
 	2,
 	{ { AT(0), 64 * PAGE }, { AT(10), 80 * PAGE } },
 	81,
+};
+
+/* Ranges that push the bitmap's first place along more than once, in an order that needs a
+ * second pass: frames 1..2, then frame 0; the bitmap fits at frame 3. */
+static const struct layout chained = {
+	2,
+	{ { AT(1), 2 * PAGE }, { AT(0), 100 } },
+	3,
+};
+
+/* The disjoint ranges on other RAM layouts: all 11 frames are RAM on both. */
+static const struct layout disjoint_reversed = {
+	3,
+	{ { AT(2), 7 * PAGE + 100 }, { AT(60) + PAGE / 4, 3000 }, { AT(71) - 64, 128 } },
+	11,
+	&reversed_ram,
+};
+
+static const struct layout disjoint_split = {
+	3,
+	{ { AT(2), 7 * PAGE + 100 }, { AT(60) + PAGE / 4, 3000 }, { AT(71) - 64, 128 } },
+	11,
+	&split_ram,
 };
 
 static struct boot_info bi;
@@ -175,6 +237,36 @@ static void poison_pa(phys_addr_t pa, uint64_t len)
 		ASAN_POISON_MEMORY_REGION(host_ram + (lo - RAM_PA), hi - lo);
 }
 
+/* Frames the bitmap takes: one bit per frame of the span, whole pages. */
+static uint64_t bitmap_frames(void)
+{
+	uint64_t bytes = (SPAN_PAGES + 63) / 64 * 8;
+
+	return (bytes + PAGE - 1) / PAGE;
+}
+
+/* Where the bitmap must be: the first page-aligned place, region by region in the order the
+ * firmware listed them, that fits in the region and touches no reserved range. */
+static uint64_t expected_bitmap_frame(void)
+{
+	uint64_t len = bitmap_frames() * PAGE;
+
+	for (unsigned i = 0; i < bi.nr_ram; i++) {
+		phys_addr_t end = bi.ram[i].base + bi.ram[i].size;
+		for (phys_addr_t pa = (bi.ram[i].base + PAGE - 1) & ~(PAGE - 1); pa + len <= end;
+		     pa += PAGE) {
+			bool touches = false;
+			for (unsigned j = 0; j < bi.nr_reserved; j++)
+				touches |= pa < bi.reserved[j].base + bi.reserved[j].size &&
+					   bi.reserved[j].base < pa + len;
+			if (!touches)
+				return (pa - RAM_PA) / PAGE;
+		}
+	}
+	fail_msg("no place for the bitmap in this layout");
+	return 0;
+}
+
 static void learn_allocatable(void)
 {
 	phys_addr_t got[SPAN_PAGES], pa;
@@ -200,10 +292,11 @@ static int setup(void **state)
 	assert_non_null(host_ram);
 	memset(host_ram, 0xcc, host_ram_size);
 
+	const struct ram_layout *ram = layout->ram ? layout->ram : &two_regions;
+
 	memset(&bi, 0, sizeof(bi));
-	bi.ram[0] = (struct mem_region){ RAM_PA, 40 * PAGE };
-	bi.ram[1] = (struct mem_region){ RAM_PA + 48 * PAGE + PAGE / 2, 72 * PAGE };
-	bi.nr_ram = 2;
+	memcpy(bi.ram, ram->ram, sizeof(bi.ram));
+	bi.nr_ram = ram->nr_ram;
 	memcpy(bi.reserved, layout->reserved, sizeof(bi.reserved));
 	bi.nr_reserved = layout->nr_reserved;
 
@@ -215,13 +308,14 @@ static int setup(void **state)
 		if (frame_is_reserved(f))
 			expected_reserved++;
 	}
-	/* 40 + 71 whole frames (region 1 loses half a page at each end). */
-	assert_int_equal(expected_total, 40 + 71);
+	assert_int_equal(expected_total, ram->frames);
 	assert_int_equal(expected_reserved, layout->reserved_frames);
 
-	/* What is not free RAM must never be touched by the allocator's users. */
-	poison_pa(RAM_PA + 40 * PAGE, 8 * PAGE + PAGE / 2);             /* the hole */
-	poison_pa(RAM_PA + 120 * PAGE + PAGE / 2, PAGE / 2);            /* after region 1 */
+	/* What is not free RAM must never be touched by the allocator's users: frames that are
+	 * not wholly RAM (the hole, the partial frames at region edges) and reserved ranges. */
+	for (uint64_t f = 0; f < SPAN_PAGES; f++)
+		if (!frame_is_ram(f))
+			poison_pa(AT(f), PAGE);
 	for (unsigned i = 0; i < bi.nr_reserved; i++)
 		poison_pa(bi.reserved[i].base, bi.reserved[i].size);
 
@@ -236,14 +330,6 @@ static int teardown(void **state)
 	free(host_ram);
 	host_ram = NULL;
 	return 0;
-}
-
-/* Frames the bitmap takes: one bit per frame of the span, whole pages. */
-static uint64_t bitmap_frames(void)
-{
-	uint64_t bytes = (SPAN_PAGES + 63) / 64 * 8;
-
-	return (bytes + PAGE - 1) / PAGE;
 }
 
 static struct pmm_stats stats(void)
@@ -292,14 +378,18 @@ static void test_initial_counts(void **state)
 	assert_int_equal(st.total, expected_total);
 	assert_int_equal(st.used, expected_reserved + bitmap_frames());
 	assert_int_equal(st.free, expected_total - expected_reserved - bitmap_frames());
-	/* What the allocator hands out is exactly free RAM minus the bitmap's frames. */
-	uint64_t n = 0, missing = 0;
+	/* What the allocator hands out is exactly free RAM minus the bitmap's frames, and those
+	 * are where the first fit puts them. */
+	uint64_t n = 0, missing = 0, home = expected_bitmap_frame();
 	for (uint64_t f = 0; f < SPAN_PAGES; f++) {
 		bool usable = frame_is_ram(f) && !frame_is_reserved(f);
 		if (allocatable[f]) {
 			assert_true(usable);
 			n++;
 		} else if (usable) {
+			if (f < home || f >= home + bitmap_frames())
+				fail_msg("frame %llu is free RAM but not handed out (bitmap at %llu)",
+					 (unsigned long long)f, (unsigned long long)home);
 			missing++;
 		}
 	}
@@ -519,6 +609,14 @@ int main(void)
 		LAYOUT_TEST(test_initial_counts, whole_word),
 		LAYOUT_TEST(test_exhaust_order0, whole_word),
 		LAYOUT_TEST(test_random_workload, whole_word),
+		LAYOUT_TEST(test_initial_counts, chained),
+		LAYOUT_TEST(test_exhaust_order0, chained),
+		LAYOUT_TEST(test_initial_counts, disjoint_reversed),
+		LAYOUT_TEST(test_exhaust_order0, disjoint_reversed),
+		LAYOUT_TEST(test_orders, disjoint_reversed),
+		LAYOUT_TEST(test_initial_counts, disjoint_split),
+		LAYOUT_TEST(test_exhaust_order0, disjoint_split),
+		LAYOUT_TEST(test_random_workload, disjoint_split),
 	};
 
 	return cmocka_run_group_tests_name("pmm." CONFIG_PRESET, tests, NULL, NULL);
