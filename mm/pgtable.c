@@ -132,8 +132,8 @@ store_empty_slots_encoding_each(void *t, unsigned level, unsigned idx, unsigned 
 	return idx;
 }
 
-/* Store leaves of one size for pa, pa + size, ... into the slots of a table from idx on, while
- * they are empty (all zero: nothing to decode) and below end; returns the first slot not
+/* Store leaves of one size for pa, pa + size, ... into the slots of a table from idx (< end) on,
+ * while they are empty (all zero: nothing to decode) and below end; returns the first slot not
  * stored: end, or an occupied one. Every format keeps a leaf's output address in place in its
  * descriptor, so consecutive leaves differ by the leaf size: the run is encoded once and each
  * slot costs an addition, not the prot tests of an encoding (a dozen branches a page on i386).
@@ -147,8 +147,13 @@ static unsigned store_empty_slots(void *t, unsigned level, unsigned idx, unsigne
 
 	if (arch_pte_make_leaf(level, pa + span, prot) - pte != span)
 		return store_empty_slots_encoding_each(t, level, idx, end, pa, prot);
-	for (; idx < end && pte_is_zero(arch_pt_load(t, idx)); idx++, pte += size)
+	/* The caller has a slot to fill (idx < end): the bound is tested after each store only. */
+	do {
+		if (!pte_is_zero(arch_pt_load(t, idx)))
+			break;
 		arch_pt_store(t, idx, pte);
+		pte += size;
+	} while (++idx < end);
 	return idx;
 }
 
@@ -180,10 +185,13 @@ static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_
 	void *t = table_va(table);
 	uint64_t size = level_size(level);
 	unsigned first = pt_index(level, va);
-	unsigned end = first + (unsigned)MIN((uint64_t)(geo()->entries[level] - first),
-					     remaining >> geo()->shift[level]);
+	/* Up to the end of the table or of the range: at least one slot, as leaf_level chose a
+	 * leaf the range fills. */
+	uint64_t room = geo()->entries[level] - first, wanted = remaining >> geo()->shift[level];
+	unsigned count = (unsigned)(wanted < room ? wanted : room), end = first + count;
+	unsigned idx = first;
 
-	for (unsigned idx = first; idx < end; idx++) {
+	do {
 		idx = store_empty_slots(t, level, idx, end, pa + (uint64_t)(idx - first) * size,
 					prot);
 		if (idx == end)
@@ -192,8 +200,8 @@ static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_
 		int err = replace_slot(t, level, idx, va + offset, pa + offset, prot, flags);
 		if (err)
 			return offset ? (int64_t)offset : err;
-	}
-	return (int64_t)((uint64_t)(end - first) * size);
+	} while (++idx < end);
+	return (int64_t)((uint64_t)count * size);
 }
 
 /* Map the leaves of one table from va on; returns the bytes they cover, or a -errno. */

@@ -7,7 +7,8 @@
  *  - an existing leaf is refused (-EEXIST) unless PT_MAP_REPLACE, which flushes exactly the
  *    replaced leaves from the TLB; a block never replaces a table; unaligned pa is -EINVAL;
  *  - a run of leaves over a table with occupied slots in it: empty stretches filled, a
- *    non-zero invalid descriptor overwritten without a flush, a leaf stopping the run;
+ *    non-zero invalid descriptor overwritten without a flush, a leaf stopping the run, also
+ *    in the first slot of a run and in the last slot of a table;
  *  - blocks whose output addresses cross 4 GiB (i386's PSE-36 keeps bits 32-39 apart);
  *  - pt_unmap, pt_protect, pt_free_tables and pt_free_ranges give every table back;
  *  - pt_print_walk prints one line per step with arch_pte_describe's words.
@@ -332,6 +333,35 @@ static void test_run_over_occupied_slots(void **state)
 	assert_int_equal(page_flushes, 3); /* the two pages of the first call and the RO one */
 }
 
+/* Occupied slots at the edges of runs: the last slot of a table (the run stops right at the
+ * table's end, and the next run starts the next table) and the first slot of a run (nothing of
+ * the range is mapped). */
+static void test_occupied_run_edges(void **state)
+{
+	const uint64_t table_end = 16 * block, va = table_end - 4 * PAGE;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(table_end - PAGE), pa_of(va), PAGE, USER_RO, 0),
+			 0);
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, 0), -EEXIST);
+	for (unsigned i = 0; i < 3; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_maps(table_end - PAGE, pa_of(va), last, USER_RO);
+	assert_unmapped(table_end);
+
+	/* Now the run's first slot holds a leaf: refused before anything is stored. */
+	assert_int_equal(pt_map(root, (uintptr_t)(table_end - PAGE), pa_of(table_end - PAGE),
+				2 * PAGE, USER_RW, 0),
+			 -EEXIST);
+	assert_unmapped(table_end);
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, PT_MAP_REPLACE),
+			 0);
+	for (unsigned i = 0; i < 8; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_unmapped(va + 8 * PAGE);
+	assert_int_equal(page_flushes, 4); /* the three pages of the first call and the RO one */
+}
+
 /* Blocks on both sides of 4 GiB of output address, each to its own: where a format keeps
  * the address bits above 31 apart (i386 4 MiB pages), consecutive descriptors do not differ
  * by the block size there. arm's short descriptors have no output address above 4 GiB. */
@@ -447,6 +477,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_existing_leaf, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_replace, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_run_over_occupied_slots, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_occupied_run_edges, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_blocks_across_4g, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_block_and_table_conflicts, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_unaligned, new_root, free_root),
