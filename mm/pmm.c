@@ -189,9 +189,7 @@ void pmm_init(const struct boot_info *bi)
 	free_frames = total_frames; /* what that took was not RAM: not counted */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
 		reserve_span(bi->reserved[i].base, bi->reserved[i].size);
-	/* The bitmap's own frames: whole ones, in RAM, touching no reserved range. */
-	frame_t home_frame = (frame_t)((home - base_pa) >> PAGE_SHIFT);
-	take_frames(home_frame, home_frame + (frame_t)(bytes >> PAGE_SHIFT));
+	reserve_span(home, bytes);
 	search_hint = 0;
 	low_free = free_frames;
 }
