@@ -63,32 +63,8 @@
 	mov	r10, #0
 	.endm
 
-	.section .head.text, "ax"
-	.global _start
-	.type _start, %function
-_start:
-	mrs	r0, cpsr
-	and	r0, r0, #ARM_MODE_MASK
-	cmp	r0, #ARM_MODE_HYP
-	bne	1f
-	/* Started in HYP: continue in SVC with everything masked. */
-	mov	r0, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
-	msr	spsr_cxsf, r0			@ SPSR_hyp: the current mode's SPSR
-	adr	r0, 1f
-	msr	elr_hyp, r0
-	eret
-1:	cpsid	aif, #ARM_MODE_SVC
-
-	ldr	r4, =boot_pgd - ARM_PV_OFFSET	@ r4 = boot L1 table (physical)
-	bl	boot_clear_table
-	bl	boot_map_identity
-	bl	boot_map_linear
-	bl	boot_map_devices
-	bl	boot_enable_mmu
-	ldr	pc, =boot_high			@ leave the identity map
-
 /* Zero the 4096 entries at r4, 128 bytes a round. */
-boot_clear_table:
+	.macro	boot_clear_table
 	mov	r0, r4
 	add	r1, r4, #16384
 	zero_stm_regs
@@ -98,10 +74,10 @@ boot_clear_table:
 	stmia	r0!, STM_REGS
 	cmp	r0, r1
 	blo	1b
-	bx	lr
+	.endm
 
 /* VA = PA sections for [_start, __kernel_end) at their physical addresses. */
-boot_map_identity:
+	.macro	boot_map_identity
 	ldr	r0, =_start - ARM_PV_OFFSET
 	ldr	r1, =__kernel_end - ARM_PV_OFFSET - 1
 	lsr	r0, r0, #20
@@ -112,7 +88,7 @@ boot_map_identity:
 	add	r0, r0, #1
 	cmp	r0, r1
 	bls	1b
-	bx	lr
+	.endm
 
 /* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .., eight sections a round: up to 2816 of
  * them (the 1G split), each the previous one plus a MiB. */
@@ -121,7 +97,7 @@ boot_map_identity:
 	.if	(LINEAR_END - LINEAR_FIRST) % 8
 	.error	"boot_map_linear writes eight sections a round"
 	.endif
-boot_map_linear:
+	.macro	boot_map_linear
 	ldr	r0, =LINEAR_FIRST * 4
 	ldr	r1, =LINEAR_END * 4
 	add	r0, r0, r4
@@ -145,21 +121,21 @@ boot_map_linear:
 	add	r10, r10, #0x800000
 	cmp	r0, r1
 	blo	1b
-	bx	lr
+	.endm
 
-boot_map_devices:
+	.macro	boot_map_devices
 	ldr	r0, =ARM_UART_VA >> 20
 	ldr	r2, =ARM_UART_PA | SECT_DEVICE
 	str	r2, [r4, r0, lsl #2]
 	ldr	r0, =ARM_GIC_VA >> 20
 	ldr	r2, =ARM_GIC_PA | SECT_DEVICE
 	str	r2, [r4, r0, lsl #2]
-	bx	lr
+	.endm
 
 /* TTBR0 = r4, TTBCR = 0 (no TTBR1, short descriptors), domain 0 client, ASID 0, then M/C/I/Z.
  * QEMU does not model caches; real hardware would also need the D-cache invalidated by set/way
  * before it is enabled. */
-boot_enable_mmu:
+	.macro	boot_enable_mmu
 	mov	r0, #0
 	mcr	p15, 0, r0, c8, c7, 0		@ TLBIALL
 	mcr	p15, 0, r0, c7, c5, 0		@ ICIALLU
@@ -170,6 +146,8 @@ boot_enable_mmu:
 	mcr	p15, 0, r0, c3, c0, 0		@ DACR: domain 0 client, others no access
 	orr	r0, r4, #TTBR_WALK
 	mcr	p15, 0, r0, c2, c0, 0		@ TTBR0
+	ldr	r0, =arm_vectors
+	mcr	p15, 0, r0, c12, c0, 0		@ VBAR (virtual): faults from boot_high on get reported
 	dsb
 	isb
 	mrc	p15, 0, r0, c1, c0, 0
@@ -179,13 +157,36 @@ boot_enable_mmu:
 	orr	r0, r0, r1
 	mcr	p15, 0, r0, c1, c0, 0
 	isb
-	bx	lr
+	.endm
+
+	.section .head.text, "ax"
+	.global _start
+	.type _start, %function
+_start:
+	mrs	r0, cpsr
+	and	r0, r0, #ARM_MODE_MASK
+	cmp	r0, #ARM_MODE_HYP
+	bne	1f
+	/* Started in HYP: continue in SVC with everything masked. */
+	mov	r0, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
+	msr	spsr_cxsf, r0			@ SPSR_hyp: the current mode's SPSR
+	adr	r0, 1f
+	msr	elr_hyp, r0
+	eret
+1:	cpsid	aif, #ARM_MODE_SVC
+
+	/* The steps below are macros expanded in line rather than subroutines: under TCG every
+	 * call return starts another translated block. */
+	ldr	r4, =boot_pgd - ARM_PV_OFFSET	@ r4 = boot L1 table (physical)
+	boot_clear_table
+	boot_map_identity
+	boot_map_linear
+	boot_map_devices
+	boot_enable_mmu
+	ldr	pc, =boot_high			@ leave the identity map
 
 /* Running at the linked address from here on. */
 boot_high:
-	ldr	r0, =arm_vectors
-	mcr	p15, 0, r0, c12, c0, 0		@ VBAR: early faults get reported too
-	isb
 	cps	#ARM_MODE_UND
 	ldr	sp, =boot_und_stack + BOOT_MODE_STACK
 	cps	#ARM_MODE_ABT
@@ -197,15 +198,16 @@ boot_high:
 	cps	#ARM_MODE_SVC
 	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
 
-	ldr	r0, =__bss_start		@ 128 bytes a round (arm.ld aligns both ends)
+	/* 128 bytes a round (arm.ld aligns both ends). BSS is never empty (it holds the kernel's
+	 * 16 KiB L1 table, arch/arm/mmu.c), so the test can follow the first round. */
+	ldr	r0, =__bss_start
 	ldr	r1, =__bss_end
 	zero_stm_regs
-	b	2f
 1:	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
-2:	cmp	r0, r1
+	cmp	r0, r1
 	blo	1b
 
 	mov	fp, #0
