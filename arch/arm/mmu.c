@@ -141,6 +141,18 @@ static uint32_t *kernel_l2_for(uintptr_t va)
 	return table;
 }
 
+/* One range of the kernel half: [va, va + size) -> pa with `prot` (PT_GLOBAL added). */
+struct kernel_range {
+	uintptr_t va;
+	phys_addr_t pa;
+	size_t size;
+	unsigned prot;
+};
+
+/* At most two linear-map pieces per RAM region (below and above the image), four image parts
+ * and three device pages. */
+#define MAX_KERNEL_RANGES (2 * BOOT_MAX_REGIONS + 4 + 3)
+
 /* Write `count` leaves from `slot` on: `attrs` with consecutive addresses `step` apart from pa. */
 static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, phys_addr_t pa,
 			uint32_t step)
@@ -154,34 +166,45 @@ static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, phys_addr_
  * Leaves are written a run at a time: sections while whole MiBs remain (va and pa stay aligned
  * together), pages as far as their L2 table or the range goes (one table lookup a run), since
  * a section can only start at a MiB boundary, which is where an L2 table ends. */
-static void map_kernel_range(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot)
+static void map_kernel_range(const struct kernel_range *r)
 {
-	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, prot | PT_GLOBAL);
-	const uint32_t page = (uint32_t)arch_pte_make_leaf(1, 0, prot | PT_GLOBAL);
-	uintptr_t end = va + size;
+	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, r->prot | PT_GLOBAL);
+	const uint32_t page = (uint32_t)arch_pte_make_leaf(1, 0, r->prot | PT_GLOBAL);
+	uintptr_t va = r->va, end = r->va + r->size;
+	phys_addr_t pa = r->pa;
 
 	while (va < end) {
-		size_t bytes;
+		uint32_t *slot, leaf, step;
+		size_t count;
 
 		if (IS_ALIGNED(va | (uintptr_t)pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
-			size_t count = (end - va) / SECTION_SIZE;
-
-			fill_leaves(&kernel_l1[va >> 20], count, section, pa, SECTION_SIZE);
-			bytes = count * SECTION_SIZE;
+			slot = &kernel_l1[va >> 20];
+			count = (end - va) / SECTION_SIZE;
+			leaf = section;
+			step = SECTION_SIZE;
 		} else {
-			size_t slot = (va >> PAGE_SHIFT) % L2_ENTRIES;
-			size_t count = MIN(L2_ENTRIES - slot, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
+			size_t first = (va >> PAGE_SHIFT) % L2_ENTRIES;
 
-			fill_leaves(kernel_l2_for(va) + slot, count, page, pa, PAGE_SIZE);
-			bytes = count * PAGE_SIZE;
+			slot = kernel_l2_for(va) + first;
+			count = MIN(L2_ENTRIES - first, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
+			leaf = page;
+			step = PAGE_SIZE;
 		}
-		va += bytes;
-		pa += bytes;
+		fill_leaves(slot, count, leaf, pa, step);
+		va += count * step;
+		pa += count * step;
 	}
 }
 
-/* RAM in the linear map, RW and never executable, except the kernel image (mapped below). */
-static void map_linear_ram(const struct boot_info *bi)
+static struct kernel_range *add_range(struct kernel_range *r, uintptr_t va, phys_addr_t pa,
+				      size_t size, unsigned prot)
+{
+	*r = (struct kernel_range){ va, pa, size, prot };
+	return r + 1;
+}
+
+/* RAM in the linear map, RW and never executable, except the kernel image (mapped apart). */
+static struct kernel_range *add_linear_ram(struct kernel_range *r, const struct boot_info *bi)
 {
 	phys_addr_t img_start = __pa(__kernel_start), img_end = __pa(__kernel_end);
 	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
@@ -195,17 +218,19 @@ static void map_linear_ram(const struct boot_info *bi)
 		if (start >= end)
 			continue;
 		if (start < img_start)
-			map_kernel_range((uintptr_t)__va(start), start, MIN(end, img_start) - start,
-					 PT_R | PT_W);
+			r = add_range(r, (uintptr_t)__va(start), start, MIN(end, img_start) - start,
+				      PT_R | PT_W);
 		if (end > img_end)
-			map_kernel_range((uintptr_t)__va(MAX(start, img_end)), MAX(start, img_end),
-					 end - MAX(start, img_end), PT_R | PT_W);
+			r = add_range(r, (uintptr_t)__va(MAX(start, img_end)), MAX(start, img_end),
+				      end - MAX(start, img_end), PT_R | PT_W);
 	}
+	return r;
 }
 
-static void map_image_part(uintptr_t start, uintptr_t end, unsigned prot)
+static struct kernel_range *add_image_part(struct kernel_range *r, const char *start,
+					   const char *end, unsigned prot)
 {
-	map_kernel_range(start, __pa(start), end - start, prot);
+	return add_range(r, (uintptr_t)start, __pa(start), (size_t)(end - start), prot);
 }
 
 static uintptr_t stack_guard_page(void)
@@ -215,16 +240,38 @@ static uintptr_t stack_guard_page(void)
 
 /* W^X: text RX, rodata R, data/bss/boot stacks RW. The page below the kernel stack (the top of
  * the boot L1 table, unused from here on) stays unmapped: an overflow aborts (entry.S). */
-static void map_kernel_image(void)
+static struct kernel_range *add_kernel_image(struct kernel_range *r)
 {
-	uintptr_t guard = stack_guard_page();
+	const char *guard = (const char *)stack_guard_page();
 
-	if (!IS_ALIGNED(guard, PAGE_SIZE) || guard < (uintptr_t)__data_start)
+	if (!IS_ALIGNED((uintptr_t)guard, PAGE_SIZE) || guard < __data_start)
 		panic("arm: kernel stack at %p cannot get a guard page", (void *)boot_svc_stack);
-	map_image_part((uintptr_t)__text_start, (uintptr_t)__text_end, PT_R | PT_X);
-	map_image_part((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PT_R);
-	map_image_part((uintptr_t)__data_start, guard, PT_R | PT_W);
-	map_image_part(guard + PAGE_SIZE, (uintptr_t)__kernel_end, PT_R | PT_W);
+	r = add_image_part(r, __text_start, __text_end, PT_R | PT_X);
+	r = add_image_part(r, __rodata_start, __rodata_end, PT_R);
+	r = add_image_part(r, __data_start, guard, PT_R | PT_W);
+	return add_image_part(r, guard + PAGE_SIZE, __kernel_end, PT_R | PT_W);
+}
+
+static struct kernel_range *add_devices(struct kernel_range *r)
+{
+	r = add_range(r, ARM_UART_VA, ARM_UART_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+	r = add_range(r, ARM_GICD_VA, ARM_GICD_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+	return add_range(r, ARM_GICC_VA, ARM_GICC_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
+}
+
+/* The kernel half is listed first and then written by one loop: each step of the list is
+ * straight-line code, and map_kernel_range's paths are translated once for all of them (under
+ * TCG every distinct call site and branch costs a translated block). The order of the list is
+ * the order L2 tables are taken in. */
+static void map_kernel_half(const struct boot_info *bi)
+{
+	struct kernel_range ranges[MAX_KERNEL_RANGES], *end = ranges;
+
+	end = add_linear_ram(end, bi);
+	end = add_kernel_image(end);
+	end = add_devices(end);
+	for (const struct kernel_range *r = ranges; r < end; r++)
+		map_kernel_range(r);
 }
 
 bool arm_is_stack_guard(uintptr_t va)
@@ -232,28 +279,19 @@ bool arm_is_stack_guard(uintptr_t va)
 	return kernel_root && va >= stack_guard_page() && va < stack_guard_page() + PAGE_SIZE;
 }
 
-static void map_devices(void)
-{
-	map_kernel_range(ARM_UART_VA, ARM_UART_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-	map_kernel_range(ARM_GICD_VA, ARM_GICD_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-	map_kernel_range(ARM_GICC_VA, ARM_GICC_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-}
-
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
 	kernel_root = __pa(kernel_l1);
-	map_linear_ram(bi);
-	map_kernel_image();
-	map_devices();
+	map_kernel_half(bi);
 	arch_pt_sync();
-	arm_write_contextidr(0);
-	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
-	arm_isb();
-	arch_tlb_flush_all();
 	/* The kernel never executes memory a user can write (SCTLR.UWXN, Virtualization
 	 * Extensions): short-descriptor small pages have no PXN bit of their own. QEMU 7.2 only
-	 * models UWXN for long descriptors, so under QEMU this is documentation. */
+	 * models UWXN for long descriptors, so under QEMU this is documentation. Set before the
+	 * switch (the boot table maps nothing for users), the one isb and TLB flush below serve
+	 * it and the new root alike: TLB entries may hold UWXN. */
 	arm_write_sctlr(arm_read_sctlr() | ARM_SCTLR_UWXN);
+	arm_write_contextidr(0);
+	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
 	arm_isb();
 	arch_tlb_flush_all();
 	return kernel_root;
