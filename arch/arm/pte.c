@@ -86,29 +86,26 @@ struct arm_leaf_attrs {
 	bool s, ng, xn, pxn;
 };
 
+/* Each field is one expression of prot, so the encoders run straight through (under TCG every
+ * branch taken at boot costs a translated block). Writable implies readable: APX (read-only)
+ * is set only for readable mappings without PT_W, and AP = 00 grants nothing. Normal memory is
+ * TEX/C/B = 001/1/1 and shareable; a device is TEX/C/B = 000/0/1 (B set for both). */
 static struct arm_leaf_attrs attrs_from_prot(unsigned prot)
 {
-	struct arm_leaf_attrs a = { 0 };
 	bool readable = prot & (PT_R | PT_W | PT_X);
+	bool writable = prot & PT_W;
+	bool device = prot & PT_DEVICE;
 
-	if (prot & PT_W) {
-		a.apx = 0;
-		a.ap = (prot & PT_USER) ? 3 : 1;
-	} else if (readable) {
-		a.apx = 1;
-		a.ap = (prot & PT_USER) ? 3 : 1;
-	}
-	if (prot & PT_DEVICE) {
-		a.b = 1;                /* TEX 000, C 0, B 1: shareable device */
-	} else {
-		a.tex = 1;
-		a.c = 1;
-		a.b = 1;
-		a.s = true;
-	}
-	a.ng = !(prot & PT_GLOBAL);
-	a.xn = !(prot & PT_X) || (prot & PT_DEVICE);
-	return a;
+	return (struct arm_leaf_attrs){
+		.apx = readable && !writable,
+		.ap = !readable ? 0 : (prot & PT_USER) ? 3 : 1,
+		.tex = !device,
+		.c = !device,
+		.b = 1,
+		.s = !device,
+		.ng = !(prot & PT_GLOBAL),
+		.xn = !(prot & PT_X) || device,
+	};
 }
 
 bool arch_pte_leaf_allowed(unsigned level)
