@@ -14,24 +14,21 @@
 
 static struct boot_info arm_boot_info;
 
-/* The kernel maps RAM only through the linear map: drop what lies above ARM_LOWMEM_END (the
- * boot log's RAM size shows what is left). */
+/* The kernel maps RAM only through the linear map: drop what lies below ARM_PHYS_OFFSET (a
+ * region wholly below it ends up empty at its own end) and above ARM_LOWMEM_END (the boot
+ * log's RAM size shows what is left). Bounds by MIN/MAX, so a region costs no branches. */
 static void clamp_ram_to_lowmem(struct boot_info *bi)
 {
-	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
+	const uint64_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		struct mem_region *r = &bi->ram[i];
+		uint64_t end = r->base + r->size;
+		uint64_t base = MAX(r->base, MIN(end, (uint64_t)ARM_PHYS_OFFSET));
+		uint64_t kept_end = MIN(end, lowmem_end);
 
-		if (r->base < ARM_PHYS_OFFSET) {
-			uint64_t cut = MIN(r->size, ARM_PHYS_OFFSET - r->base);
-
-			r->base += cut;
-			r->size -= cut;
-		}
-		if (r->base + r->size <= lowmem_end)
-			continue;
-		r->size = r->base >= lowmem_end ? 0 : lowmem_end - r->base;
+		r->base = base;
+		r->size = kept_end > base ? kept_end - base : 0;
 	}
 }
 
