@@ -410,6 +410,23 @@ static void test_name_tables(void **state)
 	assert_int_equal(fdt_name_index("memory-controller", names, 3, true), -1);
 	assert_int_equal(fdt_name_index("memor", names, 3, true), -1);
 	assert_int_equal(fdt_name_index("memory", names, 0, true), -1);
+	/* A partial match of one name does not stop the others from being tried. */
+	assert_int_equal(fdt_name_index("intc", names, 3, false), 2);
+	assert_int_equal(fdt_name_index("memoryx", names, 3, true), -1);
+	assert_int_equal(fdt_name_index("memory@", names, 3, true), 0);
+	assert_int_equal(fdt_name_index("", names, 3, true), -1);
+	{
+		static const char *const prefixes[] = { "mem", "memory", "" };
+
+		assert_int_equal(fdt_name_index("memory", prefixes, 3, false), 1);
+		assert_int_equal(fdt_name_index("mem@1", prefixes, 3, true), 0);
+		assert_int_equal(fdt_name_index("me", prefixes, 3, false), -1);
+		assert_int_equal(fdt_name_index("me", prefixes, 2, false), -1);
+		/* An empty wanted name: the empty name, and with unit "@..." too. */
+		assert_int_equal(fdt_name_index("", prefixes, 3, false), 2);
+		assert_int_equal(fdt_name_index("@1", prefixes, 3, true), 2);
+		assert_int_equal(fdt_name_index("@1", prefixes, 3, false), -1);
+	}
 	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), 1);
 	prop.len = sizeof(list) - 1; /* "arm,cortex-a15-gic" without its NUL */
 	assert_int_equal(fdt_prop_string_index(&prop, gics, 2), 1);
@@ -680,6 +697,44 @@ static void test_bad_headers(void **state)
 		free(fdt);
 	}
 	free(good);
+}
+
+/* Version 16 has no size_dt_struct: whatever the field holds, the structure block runs to
+ * totalsize, and the blob reads as the version 17 one does; a structure block starting past
+ * totalsize is refused all the same. */
+static void test_version_16(void **state)
+{
+	size_t size;
+	uint8_t *v17 = build_virt(&size, NULL);
+	uint8_t *v16 = copy_of(v17, size);
+	struct fdt_scan s17, s16;
+	struct fdt_item a, b;
+	unsigned n = 0;
+
+	fdtw_put_be32(v16 + FDTW_VERSION, 16);
+	fdtw_put_be32(v16 + FDTW_SIZE_STRUCT, 0xfffffff0);
+	assert_int_equal(fdt_check(v16, size), 0);
+	assert_int_equal(fdt_path_offset(v16, "/chosen"), fdt_path_offset(v17, "/chosen"));
+	assert_int_equal(fdt_scan_start(&s17, v17, size), 0);
+	assert_int_equal(fdt_scan_start(&s16, v16, size), 0);
+	while (fdt_scan_next(&s17, &a)) {
+		assert_true(fdt_scan_next(&s16, &b));
+		assert_int_equal(a.kind, b.kind);
+		assert_int_equal(a.depth, b.depth);
+		assert_string_equal(a.name, b.name);
+		if (a.kind == FDT_ITEM_NODE) {
+			fdt_scan_read_props(&s17, true);
+			fdt_scan_read_props(&s16, true);
+		}
+		n++;
+	}
+	assert_false(fdt_scan_next(&s16, &b));
+	assert_true(n > 10);
+
+	fdtw_put_be32(v16 + FDTW_OFF_STRUCT, (uint32_t)size + 8);
+	assert_int_equal(fdt_check(v16, size), -1);
+	free(v16);
+	free(v17);
 }
 
 /* Every prefix of the blob in a buffer of exactly that size: fdt_check refuses all of them;
@@ -1068,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(test_name_tables),
 		cmocka_unit_test(test_walk_odd_shapes),
 		cmocka_unit_test(test_bad_headers),
+		cmocka_unit_test(test_version_16),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_properties),
 		cmocka_unit_test(test_unterminated_node_name),
