@@ -172,23 +172,26 @@ static const struct {
 	{ "RO/RO", PT_R | PT_USER },
 };
 
+/* Device memory types, one bit per TEX:C:B code (5 bits): strongly ordered (000/0/0),
+ * shareable device (000/0/1), non-shareable device (010/0/0). */
+#define MEMTYPE_CODE(tex, c, b) (((tex) << 2) | ((c) << 1) | (b))
+#define DEVICE_MEMTYPES \
+	((1u << MEMTYPE_CODE(0, 0, 0)) | (1u << MEMTYPE_CODE(0, 0, 1)) | (1u << MEMTYPE_CODE(2, 0, 0)))
+
 static bool is_device_type(unsigned tex, unsigned c, unsigned b)
 {
-	/* Strongly ordered (000/0/0), shareable device (000/0/1), non-shareable device (010/0/0). */
-	return (tex == 0 && c == 0) || (tex == 2 && c == 0 && b == 0);
+	return (DEVICE_MEMTYPES >> MEMTYPE_CODE(tex, c, b)) & 1;
 }
 
+/* Each bit of the result is one expression, so decoding runs straight through (under TCG
+ * every branch taken at boot costs a translated block). Execute needs read access. */
 static unsigned leaf_prot(const struct arm_leaf_attrs *a)
 {
 	unsigned prot = ap_meaning[(a->apx << 2) | a->ap].prot;
+	bool executable = !a->xn && (prot & PT_R);
 
-	if (!a->xn && (prot & PT_R))
-		prot |= PT_X;
-	if (is_device_type(a->tex, a->c, a->b))
-		prot |= PT_DEVICE;
-	if (!a->ng)
-		prot |= PT_GLOBAL;
-	return prot;
+	return prot | (executable ? PT_X : 0) |
+	       (is_device_type(a->tex, a->c, a->b) ? PT_DEVICE : 0) | (a->ng ? 0 : PT_GLOBAL);
 }
 
 /* A descriptor taken apart; decoding and describing both start from here. */
@@ -221,13 +224,8 @@ static void parse_l1(uint32_t d, struct arm_entry *e)
 	a->xn = d & L1_XN;
 	a->pxn = d & L1_PXN;
 	e->kind = PTE_BLOCK;
-	if (d & L1_SUPERSECTION) {
-		e->pa = d & SUPERSECTION_MASK;
-		e->what = "supersection";
-	} else {
-		e->pa = d & SECTION_MASK;
-		e->what = "section";
-	}
+	e->pa = d & ((d & L1_SUPERSECTION) ? SUPERSECTION_MASK : SECTION_MASK);
+	e->what = (d & L1_SUPERSECTION) ? "supersection" : "section";
 }
 
 static void parse_l2(uint32_t d, struct arm_entry *e)
