@@ -132,8 +132,8 @@ store_empty_slots_encoding_each(void *t, unsigned level, unsigned idx, unsigned 
 	return idx;
 }
 
-/* Store leaves of one size for pa, pa + size, ... into the slots of a table from idx (< end) on,
- * while they are empty (all zero: nothing to decode) and below end; returns the first slot not
+/* Store leaves of one size for pa, pa + size, ... into the slots of a table from idx on, while
+ * they are empty (all zero: nothing to decode) and below end; returns the first slot not
  * stored: end, or an occupied one. Every format keeps a leaf's output address in place in its
  * descriptor, so consecutive leaves differ by the leaf size: the run is encoded once and each
  * slot costs an addition, not the prot tests of an encoding (a dozen branches a page on i386).
@@ -147,13 +147,8 @@ static unsigned store_empty_slots(void *t, unsigned level, unsigned idx, unsigne
 
 	if (arch_pte_make_leaf(level, pa + span, prot) - pte != span)
 		return store_empty_slots_encoding_each(t, level, idx, end, pa, prot);
-	/* The caller has a slot to fill (idx < end): the bound is tested after each store only. */
-	do {
-		if (!pte_is_zero(arch_pt_load(t, idx)))
-			break;
+	for (; idx < end && pte_is_zero(arch_pt_load(t, idx)); idx++, pte += size)
 		arch_pt_store(t, idx, pte);
-		pte += size;
-	} while (++idx < end);
 	return idx;
 }
 
