@@ -56,69 +56,83 @@ static void log_boot_info(const struct boot_info *bi)
 	       bi->cmdline);
 }
 
-/* Describe the permissions a walk found, as "rwx" plus "user"/"kernel". */
-static void prot_string(unsigned prot, char out[4])
-{
-	out[0] = prot & PT_R ? 'r' : '-';
-	out[1] = prot & PT_W ? 'w' : '-';
-	out[2] = prot & PT_X ? 'x' : '-';
-	out[3] = '\0';
-}
+/* The "rwx" column of the self-test line for every combination of the three access bits. */
+_Static_assert(PT_R == 1 && PT_W == 2 && PT_X == 4, "perm_names is indexed by PT_R|PT_W|PT_X");
+static const char perm_names[8][4] = { "---", "r--", "-w-", "rw-", "--x", "r-x", "-wx", "rwx" };
 
-struct wx_check {
-	const char *what;
+/* One look at the kernel's tables: a kernel section must be mapped with the permissions it
+ * needs and none it must not have; a sample of the user half must not be mapped at all. */
+struct mapping_probe {
+	const char *what;       /* the section's name; NULL for a user-half sample */
 	const void *addr;
+	bool must_be_mapped;
 	unsigned must_have;
 	unsigned must_not_have;
 };
 
+#define SECTION_PROBE(name, start, have, have_not) { name, start, true, have, have_not }
+#define USER_PROBE(va) { NULL, (const void *)(va), false, 0, 0 }
+
+/* The sections first: the success line quotes their permissions in this order. Nothing may be
+ * mapped in the user half before the first process. */
+static const struct mapping_probe mapping_probes[] = {
+	SECTION_PROBE("text", __text_start, PT_R | PT_X, PT_W | PT_USER),
+	SECTION_PROBE("rodata", __rodata_start, PT_R, PT_W | PT_X | PT_USER),
+	SECTION_PROBE("data", __data_start, PT_R | PT_W, PT_X | PT_USER),
+	SECTION_PROBE("bss", __bss_start, PT_R | PT_W, PT_X | PT_USER),
+	USER_PROBE(0),
+	USER_PROBE(PAGE_SIZE),
+	USER_PROBE(TASK_SIZE / 2),
+	USER_PROBE(TASK_SIZE - PAGE_SIZE),
+};
+
+/* prot: what the walk found, 0 where nothing is mapped. */
+static void report_probe_failure(const struct mapping_probe *p, unsigned prot)
+{
+	if (p->what)
+		printk("selftest: %s at %p is %s%s: FAILED\n", p->what, p->addr,
+		       perm_names[prot & (PT_R | PT_W | PT_X)], prot & PT_USER ? " user" : "");
+	else
+		printk("selftest: user address %p is mapped in the kernel tables: FAILED\n", p->addr);
+}
+
 /* The W^X self-check: the kernel's own sections carry exactly the permissions they need, and no
  * user address is mapped in the kernel's tables. Walks the real tables, so it proves what the MMU
- * sees, not what we meant. One line says what was found; a failure gets a line of its own. */
-static int check_kernel_mappings(void)
+ * sees, not what we meant. One line says what was found; a failure gets a line of its own.
+ * Every probe is judged by the same arithmetic, so the boot runs one loop body for all of them;
+ * inlined into its one caller, whose call, return and result test would each start a block that
+ * QEMU must translate. */
+static inline __attribute__((always_inline)) int check_kernel_mappings(void)
 {
-	const struct wx_check checks[] = {
-		{ "text", __text_start, PT_R | PT_X, PT_W | PT_USER },
-		{ "rodata", __rodata_start, PT_R, PT_W | PT_X | PT_USER },
-		{ "data", __data_start, PT_R | PT_W, PT_X | PT_USER },
-		{ "bss", __bss_start, PT_R | PT_W, PT_X | PT_USER },
-	};
 	phys_addr_t root = arch_kernel_root();
+	/* A format that cannot refuse a permission (i386 2-level paging has no NX) is not held to
+	 * refusing it; the line says so instead of claiming it. */
+	unsigned unrefusable = arch_pt_geometry()->always_granted;
+	const char *perms[ARRAY_SIZE(mapping_probes)];
 	struct pt_walk_result w;
 	int failures = 0;
 	bool unenforceable = false;
-	char perms[ARRAY_SIZE(checks)][4];
 
-	for (unsigned i = 0; i < ARRAY_SIZE(checks); i++) {
-		const struct wx_check *c = &checks[i];
-		uintptr_t va = (uintptr_t)c->addr;
+	for (unsigned i = 0; i < ARRAY_SIZE(mapping_probes); i++) {
+		const struct mapping_probe *p = &mapping_probes[i];
+		uintptr_t va = (uintptr_t)p->addr;
+
 		pt_walk(arch_pt_root_for(root, va), va, &w);
-		prot_string(w.mapped ? w.prot : 0, perms[i]);
-		/* A format that cannot refuse a permission (i386 2-level paging has no NX) is
-		 * not held to refusing it; the line says so instead of claiming it. */
-		unsigned forbidden = c->must_not_have & ~arch_pt_geometry()->always_granted;
-		bool ok = w.mapped && (w.prot & c->must_have) == c->must_have &&
-			  !(w.prot & forbidden);
-		unenforceable |= (c->must_not_have & ~forbidden & w.prot) != 0;
+		unsigned prot = w.mapped ? w.prot : 0;
+		unsigned forbidden = p->must_not_have & ~unrefusable;
+		bool ok = (w.mapped == p->must_be_mapped) & ((prot & p->must_have) == p->must_have) &
+			  !(prot & forbidden);
+
+		perms[i] = perm_names[prot & (PT_R | PT_W | PT_X)];
+		unenforceable |= (p->must_not_have & unrefusable & prot) != 0;
 		if (!ok) {
-			printk("selftest: %s at %p is %s%s: FAILED\n", c->what, c->addr, perms[i],
-			       w.mapped && (w.prot & PT_USER) ? " user" : "");
-			failures++;
-		}
-	}
-	/* Sample the user half: nothing may be mapped there before the first process. */
-	const uintptr_t user_probe[] = { 0, PAGE_SIZE, TASK_SIZE / 2, TASK_SIZE - PAGE_SIZE };
-	for (unsigned i = 0; i < ARRAY_SIZE(user_probe); i++) {
-		pt_walk(arch_pt_root_for(root, user_probe[i]), user_probe[i], &w);
-		if (w.mapped) {
-			printk("selftest: user address %p is mapped in the kernel tables: FAILED\n",
-			       (void *)user_probe[i]);
+			report_probe_failure(p, prot);
 			failures++;
 		}
 	}
 	if (!failures)
 		printk("selftest: W^X ok, user half unmapped: text %p %s, rodata %s, data %s, bss %s%s\n",
-		       checks[0].addr, perms[0], perms[1], perms[2], perms[3],
+		       mapping_probes[0].addr, perms[0], perms[1], perms[2], perms[3],
 		       unenforceable ? " (this format cannot refuse x)" : "");
 	return failures;
 }
