@@ -63,10 +63,9 @@
 	mov	r10, #0
 	.endm
 
-/* Zero the 4096 entries at r4, 128 bytes a round. */
-	.macro	boot_clear_table
-	mov	r0, r4
-	add	r1, r4, #16384
+/* Zero [r0, r1), 128 bytes a round: both ends 128-byte aligned, the range not empty (the test
+ * follows the first round). */
+	.macro	zero_range
 	zero_stm_regs
 1:	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
@@ -74,6 +73,13 @@
 	stmia	r0!, STM_REGS
 	cmp	r0, r1
 	blo	1b
+	.endm
+
+/* Zero the 4096 entries at r4. */
+	.macro	boot_clear_table
+	mov	r0, r4
+	add	r1, r4, #16384
+	zero_range
 	.endm
 
 /* VA = PA sections for [_start, __kernel_end) at their physical addresses. */
@@ -202,13 +208,7 @@ boot_high:
 	 * 16 KiB L1 table, arch/arm/mmu.c), so the test can follow the first round. */
 	ldr	r0, =__bss_start
 	ldr	r1, =__bss_end
-	zero_stm_regs
-1:	stmia	r0!, STM_REGS
-	stmia	r0!, STM_REGS
-	stmia	r0!, STM_REGS
-	stmia	r0!, STM_REGS
-	cmp	r0, r1
-	blo	1b
+	zero_range
 
 	mov	fp, #0
 	bl	arch_start
