@@ -36,6 +36,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rndbits_qemu import bootcost  # noqa: E402
 from rndbits_qemu import machine as M  # noqa: E402
 from rndbits_qemu import session as S  # noqa: E402
 
@@ -162,51 +163,13 @@ def machine_line(out, tag):
     raise BenchError("no `%s:` line in:\n%s" % (tag, out))
 
 
-TB_EXEC_LINE = re.compile(rb"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
-TB_INSN_LINE = re.compile(rb"0x([0-9a-f]+):")
-
-
-def boot_cost_before_prompt(argv):
-    """What TCG did from QEMU's start to the first prompt, from its own logs (-d in_asm,exec with
-    nochain, so that every block execution is logged): the translation blocks it generated (one
-    "IN:" header each) and the guest instructions it executed (each logged execution of a block
-    times the block's instruction count). Both are exact counts, unlike wall-clock time."""
-    fd, log = tempfile.mkstemp(prefix="rndbits-tb-", suffix=".log")
-    os.close(fd)
-    g = Guest(argv + ["-d", "in_asm,exec,nochain", "-D", log], deadline_s=60)
-    try:
-        g.wait_prompt()
-    finally:
-        g.kill()
-    insns, runs, block = {}, {}, None
-    try:
-        with open(log, "rb") as f:
-            for line in f:
-                if line.startswith(b"IN:"):
-                    block = "new"
-                    continue
-                mm = TB_INSN_LINE.match(line)
-                if mm and block is not None:
-                    if block == "new":
-                        block = int(mm.group(1), 16)
-                        insns[block] = 0
-                    insns[block] += 1
-                    continue
-                mm = TB_EXEC_LINE.match(line)
-                if mm:
-                    pc = int(mm.group(1), 16)
-                    runs[pc] = runs.get(pc, 0) + 1
-    finally:
-        os.unlink(log)
-    return len(insns), sum(n * insns.get(pc, 0) for pc, n in runs.items())
-
-
 def measure_blocks(m):
+    """Translated blocks and executed instructions before the prompt (rndbits_qemu/bootcost)."""
     argv = m.command(serial="stdio")
-    blocks, executed = boot_cost_before_prompt(argv)
-    floor_blocks, floor_executed = boot_cost_before_prompt(argv_with_image(argv, floor_image(m)))
-    return {"blocks": blocks, "floor_blocks": floor_blocks, "boot_insns": executed,
-            "floor_boot_insns": floor_executed}
+    k = bootcost.measure(argv)
+    f = bootcost.measure(argv_with_image(argv, floor_image(m)))
+    return {"blocks": k.translated_blocks, "floor_blocks": f.translated_blocks,
+            "boot_insns": k.executed_insns, "floor_boot_insns": f.executed_insns}
 
 
 def measure_guest(m, execs, layouts, idle_s):

@@ -1,0 +1,145 @@
+"""What the boot costs QEMU's TCG before the first prompt, from QEMU's own logs: the translation
+blocks it generated and the guest instructions it executed, in total and per function.
+
+QEMU runs with -d in_asm,exec,nochain: in_asm writes an "IN:" header and one line per
+instruction for every block it translates; exec (with chaining off, so that no execution is
+skipped) writes a "Trace" line naming the block's guest address every time a block runs. A
+block's executed instructions are its runs times its length. Both are exact counts, whatever the
+host's load, unlike wall-clock time (under TCG a block costs microseconds to translate, an
+executed instruction nanoseconds)."""
+
+import bisect
+import collections
+import os
+import re
+import struct
+import subprocess
+import tempfile
+import time
+
+from . import session as S
+from . import transcript as T
+
+IN_HEADER = b"IN:"
+INSN_LINE = re.compile(rb"0x([0-9a-f]+):")
+EXEC_LINE = re.compile(rb"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+NM_FOR_BINARY = {"qemu-system-aarch64": "aarch64-linux-gnu-nm", "qemu-system-arm": "arm-none-eabi-nm",
+                 "qemu-system-i386": "i686-linux-gnu-nm", "qemu-system-x86_64": "nm"}
+
+
+class BootCost:
+    """blocks: {guest address: instructions}; runs: {guest address: executions}."""
+
+    def __init__(self, blocks, runs):
+        self.blocks, self.runs = blocks, runs
+
+    @property
+    def translated_blocks(self):
+        return len(self.blocks)
+
+    @property
+    def translated_insns(self):
+        return sum(self.blocks.values())
+
+    @property
+    def executed_insns(self):
+        return sum(n * self.blocks.get(pc, 0) for pc, n in self.runs.items())
+
+
+def parse_log(lines):
+    blocks, runs, block = {}, {}, None
+    for line in lines:
+        if line.startswith(IN_HEADER):
+            block = "new"
+            continue
+        m = INSN_LINE.match(line)
+        if m and block is not None:
+            if block == "new":
+                block = int(m.group(1), 16)
+                blocks[block] = 0
+            blocks[block] += 1
+            continue
+        m = EXEC_LINE.match(line)
+        if m:
+            pc = int(m.group(1), 16)
+            runs[pc] = runs.get(pc, 0) + 1
+    return BootCost(blocks, runs)
+
+
+def measure(argv, timeout=60.0):
+    """Boot argv (a QEMU command with the serial line on stdio) to its first prompt, logging."""
+    fd, log = tempfile.mkstemp(prefix="rndbits-bootcost-", suffix=".log")
+    os.close(fd)
+    start = time.monotonic()
+    c = S.Console(list(argv) + ["-d", "in_asm,exec,nochain", "-D", log], bound=int(timeout) + 5)
+    try:
+        c.read_until(S.prompt_end(T.PROMPTS), start + timeout)
+    finally:
+        c.kill()
+    try:
+        with open(log, "rb") as f:
+            return parse_log(f)
+    finally:
+        os.unlink(log)
+
+
+def _load_offsets(elf_path):
+    """(paddr, vaddr, size) of each PT_LOAD: code run before the MMU is on runs at paddr."""
+    with open(elf_path, "rb") as f:
+        data = f.read(1 << 16)
+    is64 = data[4] == 2
+    end = "<" if data[5] == 1 else ">"
+    if is64:
+        phoff, = struct.unpack_from(end + "Q", data, 0x20)
+        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x36)
+        fmt, fields = end + "IIQQQQQQ", (0, 3, 4, 6)
+    else:
+        phoff, = struct.unpack_from(end + "I", data, 0x1c)
+        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x2a)
+        fmt, fields = end + "IIIIIIII", (0, 2, 3, 5)
+    segs = []
+    for i in range(phnum):
+        ph = struct.unpack_from(fmt, data, phoff + i * phentsize)
+        p_type, vaddr, paddr, memsz = (ph[j] for j in fields)
+        if p_type == 1:
+            segs.append((paddr, vaddr, memsz))
+    return segs
+
+
+class Symbols:
+    """Function names for guest addresses, physical load addresses included."""
+
+    def __init__(self, elf_path, binary):
+        out = subprocess.run([NM_FOR_BINARY.get(binary, "nm"), "-n", elf_path],
+                             capture_output=True, text=True, check=True).stdout
+        self.syms = [(int(f[0], 16), f[2]) for f in (line.split() for line in out.splitlines())
+                     if len(f) >= 3 and f[1] in "tTwW"]
+        self.addrs = [a for a, _ in self.syms]
+        self.segs = _load_offsets(elf_path)
+
+    def name(self, addr):
+        for paddr, vaddr, size in self.segs:
+            if paddr != vaddr and paddr <= addr < paddr + size:
+                return self._lookup(addr - paddr + vaddr) + " (at its physical address)"
+        return self._lookup(addr)
+
+    def _lookup(self, addr):
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        # Past the last symbol's reach it is not our code (x86: SeaBIOS and option ROMs).
+        if i < 0 or addr - self.addrs[i] > 0x10000:
+            return "(outside the kernel)"
+        return self.syms[i][1]
+
+
+def by_function(cost, symbols):
+    """[(name, executed insns, runs, blocks, translated insns)], most executed first."""
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for pc, n in cost.blocks.items():
+        r = rows[symbols.name(pc)]
+        r[2] += 1
+        r[3] += n
+    for pc, n in cost.runs.items():
+        r = rows[symbols.name(pc)]
+        r[0] += n * cost.blocks.get(pc, 0)
+        r[1] += n
+    return sorted(((k,) + tuple(v) for k, v in rows.items()), key=lambda r: (-r[1], -r[3]))
