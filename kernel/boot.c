@@ -254,11 +254,6 @@ static uint32_t seed_len(const struct dtb_reader *r, enum dtb_field i)
 	return r->found & FOUND(i) ? r->field[i].len : 0;
 }
 
-static uint32_t min_u32(uint32_t a, uint32_t b)
-{
-	return a < b ? a : b;
-}
-
 /* /chosen's command line, and its seeds one after the other (as much as fits). */
 static void apply_chosen(struct dtb_reader *r)
 {
@@ -271,8 +266,8 @@ static void apply_chosen(struct dtb_reader *r)
 	uint32_t rng_len = seed_len(r, RNG_SEED), kaslr_len = seed_len(r, KASLR_SEED);
 	uint32_t room = BOOT_SEED_MAX - bi->seed_len;
 	/* How much of each is taken: rng-seed's first, then kaslr-seed's in the room left. */
-	uint32_t from_rng = min_u32(rng_len, room);
-	uint32_t n = from_rng + min_u32(kaslr_len, room - from_rng);
+	uint32_t from_rng = MIN(rng_len, room);
+	uint32_t n = from_rng + MIN(kaslr_len, room - from_rng);
 	uint8_t *to = bi->seed + bi->seed_len;
 
 	if (args && args->len > 0 && ((const char *)args->value)[args->len - 1] == '\0')
