@@ -152,15 +152,9 @@ void pmm_init(const struct boot_info *bi)
 {
 	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
 
-	total_frames = 0;
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE);
-		phys_addr_t end = ALIGN_DOWN(bi->ram[i].base + bi->ram[i].size,
-					     (phys_addr_t)PAGE_SIZE);
-
 		lo = MIN(lo, bi->ram[i].base);
 		hi = MAX(hi, bi->ram[i].base + bi->ram[i].size);
-		total_frames += end > start ? (frame_t)((end - start) >> PAGE_SHIFT) : 0;
 	}
 	if (hi <= lo) /* no region, or none of any size */
 		panic("pmm: no RAM described by the firmware");
@@ -180,11 +174,14 @@ void pmm_init(const struct boot_info *bi)
 	frame_t bits = (frame_t)words * BITS_PER_WORD;
 	memset(bitmap, 0, (size_t)(words * sizeof(unsigned long)));
 	frame_t from = 0;
+	total_frames = 0;
 	for (unsigned i = 0;; i++) {
 		take_frames(from, next_ram_frame(bi, from, bits));
 		if (i == bi->nr_ram)
 			break;
-		from = ram_frames(&bi->ram[i]).end;
+		struct frame_range r = ram_frames(&bi->ram[i]);
+		total_frames += r.end > r.first ? r.end - r.first : 0;
+		from = r.end;
 	}
 	free_frames = total_frames; /* what that took was not RAM: not counted */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
