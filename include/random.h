@@ -8,7 +8,8 @@
 struct boot_info;
 
 /* Seed from rng.seed=N if given, else hardware RNG + firmware seed + timer reads; logs the
- * sources used, and warns loudly when only the timer was available. */
+ * sources used, and warns loudly when only the timer was available. The material is read
+ * here; the generator is keyed from it at the first get_random_u64(). */
 void random_init(const struct boot_info *bi);
 
 uint64_t get_random_u64(void);

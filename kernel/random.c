@@ -12,8 +12,42 @@
 static struct chacha_rng rng;
 static const char *source = "none";
 
+#define HW_SEED_BYTES 32
+
+/* Everything the boot seeds with, gathered so that it is absorbed in one mix: one block per 32
+ * bytes of material, instead of one or more blocks per source. The fixed-size readings come
+ * first and the variable-length ones follow their lengths, so different readings never give
+ * the same bytes. */
+struct boot_seed {
+	uint64_t first_cycles; /* read before any other source */
+	uint64_t cycles[8];    /* timer reads, the weakest source, after all the others */
+	uint32_t hw_len, fw_len;
+	/* hw_len bytes from the hardware RNG, then fw_len from the firmware (DTB) */
+	uint8_t material[HW_SEED_BYTES + BOOT_SEED_MAX];
+};
+
+/* The seed material waits here until the first draw. Keying the generator runs the ChaCha
+ * block function, and under QEMU translating that code costs more of the boot than anything
+ * else random_init does (about a tenth of it on arm64), while a boot that never draws pays it
+ * for nothing. The material is worth no more to an observer than the key it becomes, and it is
+ * wiped the moment it has been absorbed. */
+static union {
+	struct boot_seed boot;
+	uint8_t bytes[sizeof(struct boot_seed)];
+} pending;
+static size_t pending_len;
+
+static void key_from_pending(void)
+{
+	chacha_rng_init(&rng, pending.bytes, pending_len);
+	chacha_wipe(&pending, sizeof(pending));
+	pending_len = 0;
+}
+
 uint64_t get_random_u64(void)
 {
+	if (pending_len)
+		key_from_pending();
 	return chacha_rng_u64(&rng);
 }
 
@@ -42,29 +76,14 @@ static bool seed_from_cmdline(const struct boot_info *bi)
 		printk("random: ignoring rng.seed=%s: not a number\n", digits);
 		return false;
 	}
-	uint8_t bytes[8];
 	for (unsigned i = 0; i < 8; i++)
-		bytes[i] = (uint8_t)(seed >> (8 * i));
-	chacha_rng_init(&rng, bytes, sizeof(bytes));
+		pending.bytes[i] = (uint8_t)(seed >> (8 * i));
+	pending_len = 8;
 	source = "rng.seed";
 	printk("random: deterministic stream from rng.seed=%llu (not for real secrets)\n",
 	       (unsigned long long)seed);
 	return true;
 }
-
-#define HW_SEED_BYTES 32
-
-/* Everything the boot seeds with, gathered so that it is absorbed in one mix: one block per 32
- * bytes of material, instead of one or more blocks per source. The fixed-size readings come
- * first and the variable-length ones follow their lengths, so different readings never give
- * the same bytes. */
-struct boot_seed {
-	uint64_t first_cycles; /* read before any other source */
-	uint64_t cycles[8];    /* timer reads, the weakest source, after all the others */
-	uint32_t hw_len, fw_len;
-	/* hw_len bytes from the hardware RNG, then fw_len from the firmware (DTB) */
-	uint8_t material[HW_SEED_BYTES + BOOT_SEED_MAX];
-};
 
 static size_t gather_boot_seed(struct boot_seed *s, const struct boot_info *bi,
 			       const char **hw_name)
@@ -82,15 +101,12 @@ static size_t gather_boot_seed(struct boot_seed *s, const struct boot_info *bi,
 
 void random_init(const struct boot_info *bi)
 {
-	struct boot_seed seed;
 	const char *hw_name = NULL;
 
 	if (seed_from_cmdline(bi))
 		return;
-	size_t len = gather_boot_seed(&seed, bi, &hw_name);
-	size_t got = seed.hw_len;
-	chacha_rng_init(&rng, (const uint8_t *)&seed, len);
-	chacha_wipe(&seed, sizeof(seed));
+	pending_len = gather_boot_seed(&pending.boot, bi, &hw_name);
+	size_t got = pending.boot.hw_len;
 
 	if (got)
 		source = hw_name;

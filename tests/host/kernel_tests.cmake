@@ -1,5 +1,6 @@
 # Host tests of kernel logic (included from tests/host/CMakeLists.txt): the sysctl integer
-# handler, the ASLR layout arithmetic of every preset, and the VMA layer on a fake arch.
+# handler, the ASLR layout arithmetic of every preset, the VMA layer on a fake arch, and the
+# CSPRNG's seeding.
 rndbits_host_test(sysctl SOURCES test_sysctl.c
                   UNDER_TEST ${RNDBITS_ROOT}/kernel/proc_dointvec.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
@@ -22,3 +23,7 @@ foreach(preset arm64-4k-va48 arm-vmsplit-1g x86 x86_64)
 endforeach()
 
 rndbits_host_test(stats SOURCES test_stats.c UNDER_TEST ${RNDBITS_ROOT}/lib/stats.c)
+
+# The kernel CSPRNG's seeding: the draws follow from exactly what random_init read at boot.
+rndbits_host_test(random SOURCES test_random.c UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
+                  CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
