@@ -8,9 +8,10 @@ Per preset:
             instruction): floor, rndbits, floor, rndbits, ... so that host drift cancels; the
             ratio is the median of the pairs' ratios. Beside it, what the boot costs inside
             QEMU: `bench boot` (the guest's counter at kernel_main and at the ready line) and
-            the number of translation blocks QEMU's TCG generated before the prompt, each of
-            which costs several microseconds of translation, and the guest instructions it
-            executed (from -d in_asm,exec,nochain: exact, whatever the host's load)
+            the translation blocks QEMU's TCG generated before the prompt and the guest
+            instructions in them (translating costs a few microseconds a block and about one
+            an instruction), and the guest instructions it executed (from
+            -d in_asm,exec,nochain: exact, whatever the host's load)
   exec      `bench exec N hello` in the guest: exec/exit cycles per second and guest counter
             ticks per exec, timed with the guest's own counter; then the same under
             `-icount shift=0` (one instruction = one virtual ns), which turns the counter into
@@ -164,11 +165,13 @@ def machine_line(out, tag):
 
 
 def measure_blocks(m):
-    """Translated blocks and executed instructions before the prompt (rndbits_qemu/bootcost)."""
+    """Translated blocks and instructions, and executed instructions, before the prompt
+    (rndbits_qemu/bootcost)."""
     argv = m.command(serial="stdio")
     k = bootcost.measure(argv)
     f = bootcost.measure(argv_with_image(argv, floor_image(m)))
     return {"blocks": k.translated_blocks, "floor_blocks": f.translated_blocks,
+            "translated_insns": k.translated_insns, "floor_translated_insns": f.translated_insns,
             "boot_insns": k.executed_insns, "floor_boot_insns": f.executed_insns}
 
 
@@ -329,9 +332,10 @@ def render(results, facts, test, started, args):
              "booting qemu/floor/, which prints the prompt at its first instruction. Ratio = "
              "median of the pairs' ratios (range in brackets). In the guest: `bench boot`, the "
              "guest's counter at kernel_main and at the ready line, counted from machine start "
-             "(on x86 that includes SeaBIOS). Blocks: translation blocks QEMU generated before "
-             "the prompt, the floor's in brackets; under TCG each costs several microseconds, "
-             "which is where the boot's time goes. Instructions: guest instructions executed "
+             "(on x86 that includes SeaBIOS). Translated: the translation blocks QEMU generated "
+             "before the prompt and the guest instructions in them, the floor's in brackets; "
+             "under TCG each block costs a few microseconds and each instruction in it about one, "
+             "which is where the boot's time goes. Executed: guest instructions executed "
              "before the prompt, the floor's in brackets (x86: SeaBIOS included). Both from QEMU's logs "
              "(`-d in_asm,exec,nochain`), so exact whatever the host's load." % args.boots)
     L.append("- Exec: `bench exec %d hello` in the guest, timed with the guest's counter (CNTVCT "
@@ -341,16 +345,17 @@ def render(results, facts, test, started, args):
     L.append("## Boot to prompt")
     L.append("")
     L.append("| preset | floor (ms) | rndbits (ms) | ratio | ≤ %.2f | in the guest: kernel_main, "
-             "ready (ms) | blocks translated (floor) | instructions executed (floor) |" % GOALS["boot_ratio"])
+             "ready (ms) | translated: blocks, instructions (floor) | instructions executed (floor) |" % GOALS["boot_ratio"])
     L.append("|---|---:|---:|---:|:-:|---:|---:|---:|")
     for p, r in results.items():
         if "boot_ratio" in r:
             guest = ("%.1f, %.1f" % (r["guest_main_ms"], r["guest_ready_ms"])
                      if "guest_ready_ms" in r else "—")
-            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s (%s) | %s (%s) |" % (
+            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s, %s (%s, %s) | %s (%s) |" % (
                 p, r["floor_ms"], r["boot_ms"], r["boot_ratio"], r["boot_ratio_min"],
                 r["boot_ratio_max"], ok(r["boot_ratio"] <= GOALS["boot_ratio"]), guest,
-                fmt_int(r.get("blocks")), fmt_int(r.get("floor_blocks")),
+                fmt_int(r.get("blocks")), fmt_int(r.get("translated_insns")),
+                fmt_int(r.get("floor_blocks")), fmt_int(r.get("floor_translated_insns")),
                 fmt_int(r.get("boot_insns")), fmt_int(r.get("floor_boot_insns"))))
     L.append("")
     L.append("## Exec and layout sampling")
