@@ -4,7 +4,10 @@
 #include <lib/fdt.h>
 #include <lib/string.h>
 
-static void add_region(struct mem_region *list, unsigned *nr, phys_addr_t base, uint64_t size)
+/* Out of line: boot code records regions from several places (the DTB's RAM and the DTB
+ * itself, the arch's image), and each inlined copy would be translated again by QEMU. */
+static __attribute__((noinline)) void add_region(struct mem_region *list, unsigned *nr,
+						  phys_addr_t base, uint64_t size)
 {
 	if ((size == 0) | (*nr >= BOOT_MAX_REGIONS))
 		return;
@@ -71,8 +74,9 @@ enum dtb_node {
 	OTHER,
 };
 
-/* The properties boot_parse_dtb reads, ordered by the node they are read from, so that the
- * ones a node may have are a run of the table, looked up with one call. */
+/* The properties boot_parse_dtb keeps, ordered by the node they are read from, so that the
+ * ones a node may have are a run of the table, looked up with one call. (The arch's property is
+ * not kept: it is handed to the arch at once.) */
 enum dtb_field {
 	/* The root's: the layout of the memory nodes' "reg". */
 	ADDRESS_CELLS,
@@ -82,17 +86,28 @@ enum dtb_field {
 	BOOTARGS,
 	RNG_SEED,
 	KASLR_SEED,
-	ARCH_PROP,
 	NR_DTB_FIELDS
 };
 
+static const char *const field_names[NR_DTB_FIELDS] = {
+	[ADDRESS_CELLS] = "#address-cells",
+	[SIZE_CELLS] = "#size-cells",
+	[DEVICE_TYPE] = "device_type",
+	[REG] = "reg",
+	[BOOTARGS] = "bootargs",
+	[RNG_SEED] = "rng-seed",
+	[KASLR_SEED] = "kaslr-seed",
+};
+
+/* The run of field_names each node's properties are looked up in (ARCH's one name is the
+ * arch's, not in the table). */
 static const struct {
 	uint8_t first, end;
 } node_fields[] = {
 	[ROOT] = { ADDRESS_CELLS, DEVICE_TYPE },
 	[MEMORY] = { DEVICE_TYPE, BOOTARGS },
-	[CHOSEN] = { BOOTARGS, ARCH_PROP },
-	[ARCH] = { ARCH_PROP, NR_DTB_FIELDS },
+	[CHOSEN] = { BOOTARGS, NR_DTB_FIELDS },
+	[ARCH] = { 0, 1 },
 	[OTHER] = { 0, 0 },
 };
 
@@ -104,32 +119,32 @@ static const uint8_t field_len[NR_DTB_FIELDS] = {
 	[DEVICE_TYPE] = sizeof("memory"),
 };
 
+/* A kept property: its value, inside the blob. */
+struct dtb_value {
+	const uint8_t *value;
+	uint32_t len;
+};
+
 /* What boot_parse_dtb gathers in its one pass over the top of the tree. */
 struct dtb_reader {
 	struct boot_info *bi;
 	const struct boot_dtb_request *arch;
-	/* Names of the nodes and properties wanted (the arch's included). */
-	struct {
-		const char *nodes[ARCH + 1];
-		unsigned nr_nodes;
-		/* A node name can be one of nodes[] only if first_char_bit() of it is set here. */
-		uint32_t node_first_chars;
-		const char *fields[NR_DTB_FIELDS];
-	} names;
-	/* The node whose properties are being read. */
+	/* The names of the top-level nodes wanted, by enum dtb_node (the arch's last, if any). */
+	const char *nodes[ARCH + 1];
+	unsigned nr_nodes;
+	/* A node name can be one of nodes[] only if first_char_bit() of it is set here. */
+	uint32_t node_first_chars;
+	/* The node whose properties are being read, and the names they are looked up in. */
 	enum dtb_node node;
-	/* Bit i: field[i] has been found (DEVICE_TYPE and REG: in the current node). field[] is
-	 * valid only where found says so: not cleared. */
+	const char *const *prop_names;
+	/* Bit i: field[i] has been kept (DEVICE_TYPE and REG: in the current memory node). */
 	unsigned found;
-	struct fdt_item field[NR_DTB_FIELDS];
+	/* Valid where found says so, and for the fields boot_parse_dtb starts with a default:
+	 * the root's cells, and a length 0 (none) for /chosen's. */
+	struct dtb_value field[NR_DTB_FIELDS];
 };
 
 #define FOUND(i) (1u << (i))
-
-static const struct fdt_item *field(const struct dtb_reader *r, enum dtb_field i)
-{
-	return r->found & FOUND(i) ? &r->field[i] : NULL;
-}
 
 /* The value of n = 1 or 2 big-endian cells at p: the last, and the first shifted up if there
  * are two (masked out if not), read without a branch on n. */
@@ -152,7 +167,7 @@ static unsigned cells_value(const struct dtb_reader *r, enum dtb_field i)
 }
 
 /* RAM from a memory node's reg, in the root's #address-cells/#size-cells. */
-static void add_ram_ranges(struct dtb_reader *r, const struct fdt_item *reg)
+static void add_ram_ranges(struct dtb_reader *r, const struct dtb_value *reg)
 {
 	unsigned ac = cells_value(r, ADDRESS_CELLS), sc = cells_value(r, SIZE_CELLS);
 	uint32_t entry = 4 * (ac + sc);
@@ -167,24 +182,14 @@ static void add_ram_ranges(struct dtb_reader *r, const struct fdt_item *reg)
 
 #define MEMORY_FIELDS (FOUND(DEVICE_TYPE) | FOUND(REG))
 
-/* Is a memory node's device_type (read_prop keeps it only if it is as long as "memory" and its
- * NUL) "memory"? Its 7 bytes are compared in one straight run (unrolled), not each with a branch
- * of its own. */
-static bool is_memory_type(const uint8_t *value)
-{
-	static const char memory[] = "memory";
-	unsigned diff = 0;
-
-#pragma GCC unroll 8
-	for (unsigned i = 0; i < sizeof(memory); i++)
-		diff |= value[i] ^ (uint8_t)memory[i];
-	return diff == 0;
-}
-
-/* A memory node's device_type and reg have both been read: its RAM, if device_type says so. */
+/* A memory node's device_type and reg have both been read: its RAM, if device_type says so.
+ * read_prop keeps device_type only if it is as long as "memory" and its NUL, so the one string
+ * comparison fdt_name_index makes (already translated for the names) is the whole test. */
 static void add_memory_node(struct dtb_reader *r)
 {
-	if (is_memory_type(r->field[DEVICE_TYPE].value))
+	static const char *const memory[] = { "memory" };
+
+	if (fdt_name_index((const char *)r->field[DEVICE_TYPE].value, memory, 1, false) == 0)
 		add_ram_ranges(r, &r->field[REG]);
 	r->found &= ~MEMORY_FIELDS;
 }
@@ -207,6 +212,13 @@ static uint32_t first_char_bits(const char *const *names, unsigned n)
 	return bits;
 }
 
+/* Where the properties of a node of this kind are looked up: its run of field_names, or the
+ * arch's one name. */
+static const char *const *prop_names_of(const struct dtb_reader *r, enum dtb_node node)
+{
+	return node == ARCH ? &r->arch->prop : field_names + node_fields[node].first;
+}
+
 /* A top-level node: read its properties if it is one of those wanted. */
 static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *name)
 {
@@ -215,12 +227,13 @@ static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *nam
 	static const uint8_t node_of[] = { OTHER, MEMORY, CHOSEN, ARCH };
 	/* A name whose first character no wanted one has is looked up among none of them (rather
 	 * than not looked up: one path through here, not two copies of what follows). */
-	unsigned n = r->names.node_first_chars & first_char_bit(name) ? r->names.nr_nodes : 0;
-	int i = fdt_name_index(name, r->names.nodes, n, true);
+	unsigned n = r->node_first_chars & first_char_bit(name) ? r->nr_nodes : 0;
+	int i = fdt_name_index(name, r->nodes, n, true);
 
 	r->node = node_of[i + 1];
+	r->prop_names = prop_names_of(r, r->node);
 	/* Only the first chosen: no node name has a slash. */
-	r->names.nodes[CHOSEN] = r->node == CHOSEN ? "/" : r->names.nodes[CHOSEN];
+	r->nodes[CHOSEN] = r->node == CHOSEN ? "/" : r->nodes[CHOSEN];
 	/* A memory node's two properties are its own, not the last one's. */
 	r->found &= ~MEMORY_FIELDS;
 	fdt_scan_read_props(s, r->node != OTHER);
@@ -229,8 +242,7 @@ static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *nam
 static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 {
 	unsigned first = node_fields[r->node].first;
-	int i = fdt_name_index(prop->name, r->names.fields + first, node_fields[r->node].end - first,
-			       false);
+	int i = fdt_name_index(prop->name, r->prop_names, node_fields[r->node].end - first, false);
 
 	if (i < 0)
 		return;
@@ -242,16 +254,23 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 
 	if ((field_len[k] != 0) & (prop->len != field_len[k]))
 		return;
-	r->field[k] = *prop;
+	r->field[k].value = prop->value;
+	r->field[k].len = prop->len;
 	r->found |= FOUND(k);
 	if ((r->found & MEMORY_FIELDS) == MEMORY_FIELDS)
 		add_memory_node(r);
 }
 
-/* The length of a seed /chosen has (0 if it has none). */
-static uint32_t seed_len(const struct dtb_reader *r, enum dtb_field i)
+/* Append as much of a /chosen seed as fits. Out of line: one copy for rng-seed and kaslr-seed
+ * (a seed not found has length 0, and its value is never read). */
+static __attribute__((noinline)) void append_seed(struct boot_info *bi,
+						  const struct dtb_value *seed)
 {
-	return r->found & FOUND(i) ? r->field[i].len : 0;
+	uint32_t n = MIN(seed->len, BOOT_SEED_MAX - bi->seed_len);
+
+	for (uint32_t k = 0; k < n; k++)
+		bi->seed[bi->seed_len + k] = seed->value[k];
+	bi->seed_len += n;
 }
 
 /* /chosen's command line, and its seeds one after the other (as much as fits). */
@@ -260,27 +279,15 @@ static void apply_chosen(struct dtb_reader *r)
 	static const char *const seed_sources[] = {
 		NULL, "dtb rng-seed", "dtb kaslr-seed", "dtb rng-seed+kaslr-seed",
 	};
-	const struct fdt_item *args = field(r, BOOTARGS);
+	const struct dtb_value *args = &r->field[BOOTARGS];
+	const struct dtb_value *rng = &r->field[RNG_SEED], *kaslr = &r->field[KASLR_SEED];
 	struct boot_info *bi = r->bi;
-	const uint8_t *rng = r->field[RNG_SEED].value, *kaslr = r->field[KASLR_SEED].value;
-	uint32_t rng_len = seed_len(r, RNG_SEED), kaslr_len = seed_len(r, KASLR_SEED);
-	uint32_t room = BOOT_SEED_MAX - bi->seed_len;
-	/* How much of each is taken: rng-seed's first, then kaslr-seed's in the room left. */
-	uint32_t from_rng = MIN(rng_len, room);
-	uint32_t n = from_rng + MIN(kaslr_len, room - from_rng);
-	uint8_t *to = bi->seed + bi->seed_len;
 
-	if (args && args->len > 0 && ((const char *)args->value)[args->len - 1] == '\0')
-		boot_set_cmdline(bi, args->value, false);
-	/* The two pieces are copied as one run of n bytes, each byte from the piece it is in: one
-	 * loop for both seeds, and none for a seed not found (whose value is never read). */
-	for (uint32_t k = 0; k < n; k++) {
-		const uint8_t *from = k < from_rng ? rng + k : kaslr + (k - from_rng);
-
-		to[k] = *from;
-	}
-	bi->seed_len += n;
-	bi->seed_source = seed_sources[(rng_len != 0) | (unsigned)(kaslr_len != 0) << 1];
+	if (args->len > 0 && args->value[args->len - 1] == '\0')
+		boot_set_cmdline(bi, (const char *)args->value, false);
+	append_seed(bi, rng);
+	append_seed(bi, kaslr);
+	bi->seed_source = seed_sources[(rng->len != 0) | (unsigned)(kaslr->len != 0) << 1];
 }
 
 int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
@@ -290,36 +297,29 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 	struct fdt_scan s;
 	struct fdt_item item;
 
-	r.bi = bi;
-	r.arch = arch;
-	/* field[] is left as it is: an initialiser for all of r would clear it. */
-	r.names = (typeof(r.names)){
-		.nodes = { [MEMORY] = "memory", [CHOSEN] = "chosen",
-			   [ARCH] = arch ? arch->node : NULL },
-		.nr_nodes = arch ? ARCH + 1 : ARCH,
-		.fields = {
-			[ADDRESS_CELLS] = "#address-cells",
-			[SIZE_CELLS] = "#size-cells",
-			[DEVICE_TYPE] = "device_type",
-			[REG] = "reg",
-			[BOOTARGS] = "bootargs",
-			[RNG_SEED] = "rng-seed",
-			[KASLR_SEED] = "kaslr-seed",
-			[ARCH_PROP] = arch ? arch->prop : NULL,
-		},
-	};
-	/* Left as it is when begin_node replaces chosen's name with "/": a superset of the bits
-	 * still lets every wanted name through. */
-	r.names.node_first_chars = first_char_bits(r.names.nodes, r.names.nr_nodes);
-	r.node = ROOT;
-	r.found = 0;
-	/* The spec's defaults, until the root says otherwise (see cells_value). */
-	r.field[ADDRESS_CELLS].value = default_address_cells;
-	r.field[SIZE_CELLS].value = default_size_cells;
-
 	/* The boot mapping covers 2 MiB from the DTB's start. */
 	if (fdt_scan_start(&s, fdt, 2u << 20) != 0)
 		return -1;
+	r.bi = bi;
+	r.arch = arch;
+	r.nodes[MEMORY] = "memory";
+	r.nodes[CHOSEN] = "chosen";
+	r.nodes[ARCH] = arch ? arch->node : NULL;
+	r.nr_nodes = arch ? ARCH + 1 : ARCH;
+	/* Left as it is when begin_node replaces chosen's name with "/": a superset of the bits
+	 * still lets every wanted name through. */
+	r.node_first_chars = first_char_bits(r.nodes, r.nr_nodes);
+	r.node = ROOT;
+	r.prop_names = prop_names_of(&r, ROOT);
+	r.found = 0;
+	/* The spec's defaults, until the root says otherwise (see cells_value); /chosen's fields
+	 * none (field[] is not cleared as a whole: the others are read only once found). */
+	r.field[ADDRESS_CELLS].value = default_address_cells;
+	r.field[SIZE_CELLS].value = default_size_cells;
+	r.field[BOOTARGS].len = 0;
+	r.field[RNG_SEED].len = 0;
+	r.field[KASLR_SEED].len = 0;
+
 	bi->firmware = "dtb";
 	bi->dtb = fdt;
 	boot_add_reserved(bi, dtb_pa, fdt_totalsize(fdt));
