@@ -53,6 +53,15 @@ static bool range_ok(uint32_t off, uint32_t size, uint32_t limit)
 	return (off <= limit) & (size <= limit - off);
 }
 
+/* Is a block the header places at off (size bytes) not where it must be: after the header and
+ * inside the blob's total size? The same tests as range_ok, negated, so that header_ok can OR
+ * the failures together (on 32-bit ARM an OR of conditions is one conditional instruction each,
+ * an AND of them two). */
+static bool block_misplaced(uint32_t off, uint32_t size, uint32_t total)
+{
+	return (off < FDT_HEADER_BYTES) | (off > total) | (size > total - off);
+}
+
 /* c ? a : b, computed without a branch (a compiler may turn the conditional into one). */
 static inline uint32_t select_u32(bool c, uint32_t a, uint32_t b)
 {
@@ -78,40 +87,47 @@ static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
  * blob; fills the view (the two blocks the accessors read, located and size-checked once per
  * call) on success. Once the 40 bytes are known to be there, the whole header (size_dt_struct
  * too, used only from version 17 on) is read before any of it is checked, and every check, the
- * magic's included, is evaluated (& rather than &&), so that they are one straight run of code,
+ * magic's included, is evaluated (| rather than ||), so that they are one straight run of code,
  * not a branch each. */
 static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 {
 	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
 	const uint8_t *h = fdt;
-	bool ok;
+	uint32_t w[FDT_HEADER_BYTES / 4];
+	bool bad;
 
 	if (!fdt || max_size < FDT_HEADER_BYTES)
 		return false;
-	total = be32(h + HDR_TOTALSIZE);
-	version = be32(h + HDR_VERSION);
-	off_struct = be32(h + HDR_OFF_STRUCT);
-	off_strings = be32(h + HDR_OFF_STRINGS);
-	size_strings = be32(h + HDR_SIZE_STRINGS);
-	off_rsvmap = be32(h + HDR_OFF_RSVMAP);
+	/* All ten words by one loop: one load for QEMU to translate rather than ten (boot code
+	 * passes a constant DTB address, and GCC builds each field's address on its own). */
+	for (unsigned i = 0; i < FDT_HEADER_BYTES / 4; i++)
+		w[i] = be32(h + 4 * i);
+	total = w[HDR_TOTALSIZE / 4];
+	version = w[HDR_VERSION / 4];
+	off_struct = w[HDR_OFF_STRUCT / 4];
+	off_strings = w[HDR_OFF_STRINGS / 4];
+	size_strings = w[HDR_SIZE_STRINGS / 4];
+	off_rsvmap = w[HDR_OFF_RSVMAP / 4];
 	/* Version 16 has no size_dt_struct: the structure block may run to the end (the difference
-	 * wraps only when off_struct > total, which range_ok refuses below). */
-	size_struct = select_u32(version < 17, total - off_struct, be32(h + HDR_SIZE_STRUCT));
-	/* A structure block too large for node offsets (ints) is refused too. */
-	ok = (be32(h + HDR_MAGIC) == FDT_MAGIC) &
-	     (total >= FDT_HEADER_BYTES) & (total <= max_size) & (version >= FDT_MIN_VERSION) &
-	     (be32(h + HDR_LAST_COMP) <= 17) &
-	     (off_struct >= FDT_HEADER_BYTES) & ((off_struct & 3) == 0) &
-	     range_ok(off_struct, size_struct, total) & (size_struct <= 0x7fffffffu) &
-	     (off_strings >= FDT_HEADER_BYTES) & range_ok(off_strings, size_strings, total) &
-	     (off_rsvmap >= FDT_HEADER_BYTES) & (off_rsvmap <= total);
-	if (ok && v) {
+	 * wraps only when off_struct > total, which block_misplaced refuses below). */
+	size_struct = select_u32(version < 17, total - off_struct, w[HDR_SIZE_STRUCT / 4]);
+	/* The blocks start after the header, so a total size that holds them holds the header too.
+	 * A structure block too large for node offsets (ints) is refused; the reservation map's
+	 * entries are not read, only its start checked. */
+	bad = (w[HDR_MAGIC / 4] != FDT_MAGIC) | (total > max_size) |
+	      (version < FDT_MIN_VERSION) | (w[HDR_LAST_COMP / 4] > 17) |
+	      ((off_struct & 3) != 0) | block_misplaced(off_struct, size_struct, total) |
+	      (size_struct > 0x7fffffffu) | block_misplaced(off_strings, size_strings, total) |
+	      block_misplaced(off_rsvmap, 0, total);
+	if (bad)
+		return false;
+	if (v) {
 		v->structs = (const uint8_t *)fdt + off_struct;
 		v->struct_size = size_struct;
 		v->strings = (const uint8_t *)fdt + off_strings;
 		v->strings_size = terminated_size(v->strings, size_strings);
 	}
-	return ok;
+	return true;
 }
 
 int fdt_check(const void *fdt, size_t max_size)
@@ -578,8 +594,9 @@ int fdt_scan_start(struct fdt_scan *s, const void *fdt, size_t max_size)
 
 /* The tokens are decoded here rather than by read_tag: the scan steps over most of the tree,
  * and this loop is the whole of the code that does it, one test per token kind and one bounds
- * test per token (header_ok keeps the structure block below 2 GiB, so that offsets plus a
- * 32-bit length never wrap in 64 bits, nor offsets plus a few bytes in 32), node names read a
+ * test per token (header_ok keeps the structure block below 2 GiB, so that offsets plus a few
+ * bytes never wrap, nor an in-block offset plus 12 plus a length that fits the rest of the
+ * block once rounded up to 4), node names read a
  * word at a time (after_node_name). Offsets start at 0 and only ever grow by whole tokens
  * rounded up to 4: every token is aligned. */
 bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
@@ -598,7 +615,8 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 				break;
 			len = be32(p + 4);
 			nameoff = be32(p + 8);
-			if (((uint64_t)off + 12 + len > size) | (nameoff >= s->v.strings_size))
+			/* (size - off - 12 does not wrap: the test above.) */
+			if ((len > size - off - 12) | (nameoff >= s->v.strings_size))
 				break;
 			off = align4(off + 12 + len);
 			if (s->props) {
