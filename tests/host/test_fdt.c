@@ -415,6 +415,10 @@ static void test_name_tables(void **state)
 	assert_int_equal(fdt_name_index("memoryx", names, 3, true), -1);
 	assert_int_equal(fdt_name_index("memory@", names, 3, true), 0);
 	assert_int_equal(fdt_name_index("", names, 3, true), -1);
+	/* A name that ends (or reaches its unit) inside a wanted one is not it. */
+	assert_int_equal(fdt_name_index("mem@0", names, 3, true), -1);
+	assert_int_equal(fdt_name_index("chose", names, 3, false), -1);
+	assert_int_equal(fdt_name_index("chosen@", names, 3, false), -1);
 	{
 		static const char *const prefixes[] = { "mem", "memory", "" };
 
