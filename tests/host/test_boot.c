@@ -1,0 +1,294 @@
+/* kernel/boot.c: boot_parse_dtb's results on blobs built here (the RAM of memory nodes, /chosen's
+ * command line and seeds, the arch's property, the DTB reserved) and on the device trees QEMU
+ * really hands the arm and arm64 kernels (arguments: the .dtb files dumped at build time). The
+ * fuzz harness only checks that whatever comes out is well-formed; these check that it is right. */
+#include "lib_under_test.h"
+#include <boot.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fdt_writer.h"
+
+static char **dtb_paths;
+static int nr_dtbs;
+
+/* --- the arch's request: every property handed over is recorded ------------------------------ */
+
+static unsigned arch_calls;
+static char arch_value[64];
+static uint32_t arch_len;
+
+static void arch_found(const struct fdt_item *prop)
+{
+	arch_calls++;
+	arch_len = prop->len;
+	memcpy(arch_value, prop->value, prop->len < sizeof(arch_value) ? prop->len : sizeof(arch_value));
+}
+
+static const struct boot_dtb_request gic_request = { "intc", "compatible", arch_found };
+
+/* --- blobs ----------------------------------------------------------------------------------- */
+
+static void root_cells(struct fdtw *w, uint32_t ac, uint32_t sc)
+{
+	fdtw_prop_u32(w, "#address-cells", ac);
+	fdtw_prop_u32(w, "#size-cells", sc);
+}
+
+static void memory_node(struct fdtw *w, const char *name, const char *type, const uint32_t *reg,
+			size_t cells, bool type_first)
+{
+	fdtw_begin_node(w, name);
+	if (type_first && type)
+		fdtw_prop_str(w, "device_type", type);
+	fdtw_prop_cells(w, "reg", reg, cells);
+	if (!type_first && type)
+		fdtw_prop_str(w, "device_type", type);
+	fdtw_end_node(w);
+}
+
+static uint8_t *parse(struct fdtw *w, struct boot_info *bi, size_t *size)
+{
+	uint8_t *blob;
+
+	fdtw_end_node(w); /* the root */
+	blob = fdtw_finish(w, size);
+	memset(bi, 0, sizeof(*bi));
+	arch_calls = 0;
+	assert_int_equal(boot_parse_dtb(bi, blob, 0x48000000, &gic_request), 0);
+	return blob;
+}
+
+/* --- tests ----------------------------------------------------------------------------------- */
+
+/* What QEMU's virt machine gives, in miniature: 2+2 cells, one memory node, /chosen with a
+ * command line and both seeds, the GIC. */
+static void test_virt_like_blob(void **state)
+{
+	(void)state;
+	static const uint32_t reg[] = { 0, 0x40000000, 0, 0x08000000 };
+	uint8_t rng[32], kaslr[8];
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+
+	for (unsigned i = 0; i < sizeof(rng); i++)
+		rng[i] = (uint8_t)(i + 1);
+	for (unsigned i = 0; i < sizeof(kaslr); i++)
+		kaslr[i] = (uint8_t)(0xa0 + i);
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	root_cells(&w, 2, 2);
+	fdtw_begin_node(&w, "intc@8000000");
+	fdtw_prop_str(&w, "compatible", "arm,cortex-a15-gic");
+	fdtw_end_node(&w);
+	memory_node(&w, "memory@40000000", "memory", reg, 4, true);
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop_str(&w, "bootargs", "rng.seed=5 vm.mmap_rnd_bits=20");
+	fdtw_prop(&w, "rng-seed", rng, sizeof(rng));
+	fdtw_prop(&w, "kaslr-seed", kaslr, sizeof(kaslr));
+	fdtw_end_node(&w);
+	uint8_t *blob = parse(&w, &bi, &size);
+
+	assert_int_equal(bi.nr_ram, 1);
+	assert_int_equal(bi.ram[0].base, 0x40000000);
+	assert_int_equal(bi.ram[0].size, 0x08000000);
+	assert_string_equal(bi.cmdline, "rng.seed=5 vm.mmap_rnd_bits=20");
+	assert_int_equal(bi.seed_len, 40);
+	assert_memory_equal(bi.seed, rng, 32);
+	assert_memory_equal(bi.seed + 32, kaslr, 8);
+	assert_string_equal(bi.seed_source, "dtb rng-seed+kaslr-seed");
+	assert_int_equal(bi.nr_reserved, 1);
+	assert_int_equal(bi.reserved[0].base, 0x48000000);
+	assert_int_equal(bi.reserved[0].size, size);
+	assert_string_equal(bi.firmware, "dtb");
+	assert_ptr_equal(bi.dtb, blob);
+	assert_int_equal(arch_calls, 1);
+	assert_int_equal(arch_len, sizeof("arm,cortex-a15-gic"));
+	assert_string_equal(arch_value, "arm,cortex-a15-gic");
+	free(blob);
+}
+
+/* 1+1 cells, several ranges in one reg, properties in either order; a node without
+ * device_type "memory" and one with another name give no RAM. */
+static void test_memory_nodes(void **state)
+{
+	(void)state;
+	static const uint32_t two_ranges[] = { 0x80000000, 0x01000000, 0x90000000, 0x00200000 };
+	static const uint32_t one_range[] = { 0xa0000000, 0x00100000 };
+	static const uint32_t ignored[] = { 0xb0000000, 0x00100000 };
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	root_cells(&w, 1, 1);
+	memory_node(&w, "memory@80000000", "memory", two_ranges, 4, false);
+	memory_node(&w, "memory@a0000000", "memory", one_range, 2, true);
+	memory_node(&w, "memory@b0000000", NULL, ignored, 2, true);
+	memory_node(&w, "memory@c0000000", "memoryx", ignored, 2, true);
+	memory_node(&w, "sram@d0000000", "memory", ignored, 2, true);
+	uint8_t *blob = parse(&w, &bi, &size);
+
+	assert_int_equal(bi.nr_ram, 3);
+	assert_int_equal(bi.ram[0].base, 0x80000000);
+	assert_int_equal(bi.ram[0].size, 0x01000000);
+	assert_int_equal(bi.ram[1].base, 0x90000000);
+	assert_int_equal(bi.ram[1].size, 0x00200000);
+	assert_int_equal(bi.ram[2].base, 0xa0000000);
+	assert_int_equal(bi.ram[2].size, 0x00100000);
+	assert_string_equal(bi.cmdline, "");
+	assert_int_equal(bi.seed_len, 0);
+	assert_null(bi.seed_source);
+	assert_int_equal(arch_calls, 0);
+	free(blob);
+}
+
+/* Cells other than 1 or 2 make reg unreadable: no RAM rather than wrong RAM. */
+static void test_unsupported_cells(void **state)
+{
+	(void)state;
+	static const uint32_t reg[] = { 0, 0, 0x40000000, 0, 0x1000000 };
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	root_cells(&w, 3, 2);
+	memory_node(&w, "memory@40000000", "memory", reg, 5, true);
+	uint8_t *blob = parse(&w, &bi, &size);
+
+	assert_int_equal(bi.nr_ram, 0);
+	free(blob);
+}
+
+/* Only the first /chosen counts; a command line without its NUL is not taken; seeds are cut
+ * at BOOT_SEED_MAX, the one found first filling first. */
+static void test_chosen_rules(void **state)
+{
+	(void)state;
+	uint8_t big[60], kaslr[8];
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+
+	memset(big, 0x11, sizeof(big));
+	memset(kaslr, 0x22, sizeof(kaslr));
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop(&w, "bootargs", "no-nul", 6);
+	fdtw_prop(&w, "rng-seed", big, sizeof(big));
+	fdtw_prop(&w, "kaslr-seed", kaslr, sizeof(kaslr));
+	fdtw_end_node(&w);
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop_str(&w, "bootargs", "second");
+	fdtw_end_node(&w);
+	uint8_t *blob = parse(&w, &bi, &size);
+
+	assert_string_equal(bi.cmdline, "");
+	assert_int_equal(bi.seed_len, BOOT_SEED_MAX);
+	assert_memory_equal(bi.seed, big, sizeof(big));
+	assert_memory_equal(bi.seed + sizeof(big), kaslr, BOOT_SEED_MAX - sizeof(big));
+	assert_string_equal(bi.seed_source, "dtb rng-seed+kaslr-seed");
+	free(blob);
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop(&w, "kaslr-seed", kaslr, sizeof(kaslr));
+	fdtw_end_node(&w);
+	blob = parse(&w, &bi, &size);
+	assert_int_equal(bi.seed_len, 8);
+	assert_string_equal(bi.seed_source, "dtb kaslr-seed");
+	free(blob);
+}
+
+/* Not an FDT: -1, and nothing recorded. */
+static void test_not_a_dtb(void **state)
+{
+	(void)state;
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_end_node(&w);
+	uint8_t *blob = fdtw_finish(&w, &size);
+	fdtw_put_be32(blob + FDTW_MAGIC, 0xd00dfeee);
+	memset(&bi, 0, sizeof(bi));
+	assert_int_equal(boot_parse_dtb(&bi, blob, 0x48000000, &gic_request), -1);
+	assert_int_equal(bi.nr_ram, 0);
+	assert_int_equal(bi.nr_reserved, 0);
+	free(blob);
+}
+
+static uint8_t *load(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+/* QEMU's own trees (-m 128M): one RAM region at 0x40000000, the GIC handed to the arch once. */
+static void test_qemu_dtbs(void **state)
+{
+	(void)state;
+	if (nr_dtbs == 0)
+		skip();
+	for (int i = 0; i < nr_dtbs; i++) {
+		struct boot_info bi;
+		size_t size;
+		uint8_t *blob = load(dtb_paths[i], &size);
+
+		memset(&bi, 0, sizeof(bi));
+		arch_calls = 0;
+		assert_int_equal(boot_parse_dtb(&bi, blob, 0x40000000, &gic_request), 0);
+		assert_int_equal(bi.nr_ram, 1);
+		assert_int_equal(bi.ram[0].base, 0x40000000);
+		assert_int_equal(bi.ram[0].size, 128u << 20);
+		assert_int_equal(bi.nr_reserved, 1);
+		assert_int_equal(bi.reserved[0].size, size);
+		assert_int_equal(arch_calls, 1);
+		assert_non_null(strstr(arch_value, "gic"));
+		free(blob);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_virt_like_blob),
+		cmocka_unit_test(test_memory_nodes),
+		cmocka_unit_test(test_unsupported_cells),
+		cmocka_unit_test(test_chosen_rules),
+		cmocka_unit_test(test_not_a_dtb),
+		cmocka_unit_test(test_qemu_dtbs),
+	};
+	dtb_paths = argv + 1;
+	nr_dtbs = argc - 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
