@@ -37,42 +37,6 @@ static void mark_free(frame_t f)
 	bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
 }
 
-/* (& rather than &&: both sides are cheap, and one branch fewer is cheaper for a translator.) */
-static bool overlaps(phys_addr_t a, uint64_t alen, phys_addr_t b, uint64_t blen)
-{
-	return (a < b + blen) & (b < a + alen);
-}
-
-/* Where a place of len bytes at pa may go so as not to touch reserved range r: pa itself if it
- * does not, else the first page after r (every page-aligned place in between touches r too). */
-static phys_addr_t clear_of(const struct mem_region *r, phys_addr_t pa, uint64_t len)
-{
-	phys_addr_t past = ALIGN_UP(r->base + r->size, (phys_addr_t)PAGE_SIZE);
-
-	return overlaps(pa, len, r->base, r->size) ? past : pa;
-}
-
-/* First page-aligned place of len bytes inside RAM that no reserved range touches (a panic if
- * there is none): in each region, from its start, a place moves past every range it touches
- * until a whole pass over the ranges leaves it where it is (it only moves up, unless a range
- * ends at the very top of the address space: then no place above it is free either). */
-static phys_addr_t find_bitmap_home(const struct boot_info *bi, uint64_t len)
-{
-	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t pa = ALIGN_UP(bi->ram[i].base, (phys_addr_t)PAGE_SIZE), tried;
-		phys_addr_t end = bi->ram[i].base + bi->ram[i].size;
-
-		do {
-			tried = pa;
-			for (unsigned j = 0; j < bi->nr_reserved; j++)
-				pa = clear_of(&bi->reserved[j], pa, len);
-		} while (pa > tried);
-		if ((pa == tried) & (pa + len <= end))
-			return pa;
-	}
-	panic("pmm: no room for a %llu-byte frame bitmap", (unsigned long long)len);
-}
-
 /* How many bits of x are set (no libgcc here, so no __builtin_popcountl): the bits are summed
  * in pairs, nibbles and bytes, then the bytes by one multiply. */
 static unsigned bits_set(unsigned long x)
@@ -85,15 +49,20 @@ static unsigned bits_set(unsigned long x)
 	return (unsigned)((x * ones) >> (BITS_PER_WORD - 8));
 }
 
-/* Mark frames [f, end) used, a bitmap word at a time (the kernel image alone is hundreds of
- * frames), and take from free_frames those of them that were free until now. */
-static void take_frames(frame_t f, frame_t end)
+/* Frame numbers [first, end) from base_pa; empty when end <= first. */
+struct frame_range {
+	frame_t first, end;
+};
+
+/* Mark frames [r.first, r.end) used, a bitmap word at a time (the kernel image alone is
+ * hundreds of frames), and take from free_frames those of them that were free until now. */
+static void take_frames(struct frame_range r)
 {
 	frame_t taken = 0;
 
-	while (f < end) {
+	for (frame_t f = r.first; f < r.end;) {
 		unsigned bit = f % BITS_PER_WORD;
-		frame_t n = MIN(BITS_PER_WORD - bit, end - f);
+		frame_t n = MIN(BITS_PER_WORD - bit, r.end - f);
 		unsigned long mask = (~0UL >> (BITS_PER_WORD - n)) << bit; /* n bits from bit */
 		unsigned long *word = &bitmap[f / BITS_PER_WORD];
 
@@ -104,44 +73,59 @@ static void take_frames(frame_t f, frame_t end)
 	free_frames -= taken;
 }
 
-/* Take back the frames of [base, base + size) that are free: a reserved range keeps every frame
- * it touches at all. Holes and frames already taken stay as they are (only newly set bits are
- * counted), so the count stays exact when ranges overlap each other or lie partly outside RAM. */
-static void reserve_span(phys_addr_t base, uint64_t size)
+/* The frames of a RAM region (whole: those it covers entirely) or of a reserved range (every
+ * frame it touches at all) inside the bitmap's span. The range is clipped to the span in
+ * physical addresses first, so that one below, above, across either end of RAM or running
+ * past 2^64 still gives frame numbers inside the bitmap; all other work is on frame numbers,
+ * machine words, where physical addresses are 64-bit on every preset. Out of line: the one
+ * copy of this 64-bit arithmetic serves every caller. */
+static __attribute__((noinline)) struct frame_range span_frames(const struct mem_region *r,
+								bool whole)
 {
 	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
-	phys_addr_t end = size > span_end - MIN(base, span_end) ? span_end : base + size;
-	phys_addr_t lo = MAX(ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE), base_pa);
-	/* Not below lo: a range wholly below RAM is an empty span at its start. */
-	phys_addr_t hi = MAX(MIN(ALIGN_UP(end, (phys_addr_t)PAGE_SIZE), span_end), lo);
+	phys_addr_t end = r->base + r->size;
+	end = end < r->base ? ~(phys_addr_t)0 : end; /* past 2^64: up to the top */
+	phys_addr_t lo = MIN(MAX(r->base, base_pa), span_end);
+	phys_addr_t hi = MIN(MAX(end, base_pa), span_end);
+	phys_addr_t round_lo = whole ? PAGE_SIZE - 1 : 0; /* up for RAM, down for reserved */
 
-	take_frames((frame_t)((lo - base_pa) >> PAGE_SHIFT),
-		    (frame_t)((hi - base_pa) >> PAGE_SHIFT));
+	return (struct frame_range){ (frame_t)((lo - base_pa + round_lo) >> PAGE_SHIFT),
+				     (frame_t)((hi - base_pa + (PAGE_SIZE - 1 - round_lo)) >> PAGE_SHIFT) };
 }
 
-/* The whole frames of a RAM region, as frame numbers [first, end); empty (end <= first) when the
- * region holds none. */
-struct frame_range {
-	frame_t first, end;
-};
-
-static struct frame_range ram_frames(const struct mem_region *r)
+/* The first place of n frames, in the RAM regions' order, that lies in one region and shares
+ * no frame with a reserved range (a panic if there is none): in each region, from its first
+ * frame, a place moves past each range it shares a frame with, and the ranges are looked at
+ * again from the first after every move (a place only moves up). */
+static frame_t find_bitmap_home(const struct boot_info *bi, frame_t n)
 {
-	phys_addr_t first = ALIGN_UP(r->base, (phys_addr_t)PAGE_SIZE);
-	phys_addr_t end = ALIGN_DOWN(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+	for (unsigned i = 0; i < bi->nr_ram; i++) {
+		struct frame_range ram = span_frames(&bi->ram[i], true);
+		frame_t f = ram.first;
 
-	return (struct frame_range){ (frame_t)((first - base_pa) >> PAGE_SHIFT),
-				     (frame_t)((end - base_pa) >> PAGE_SHIFT) };
+		for (unsigned j = 0; j < bi->nr_reserved; j++) {
+			struct frame_range r = span_frames(&bi->reserved[j], false);
+
+			if (MAX(f, r.first) < MIN(f + n, r.end)) { /* they share a frame */
+				f = r.end;
+				j = -1u; /* from the first range again */
+			}
+		}
+		if (f + n <= ram.end)
+			return f;
+	}
+	panic("pmm: no room for a %llu-byte frame bitmap",
+	      (unsigned long long)((phys_addr_t)n << PAGE_SHIFT));
 }
 
-/* The first frame at or after f that lies wholly inside one RAM region (f itself if one covers
- * it), or none if there is no such frame. The regions may come in any order. */
+/* The first frame at or after f that some RAM region covers (f itself if one does), or none
+ * if there is no such frame. The regions may come in any order. */
 static frame_t next_ram_frame(const struct boot_info *bi, frame_t f, frame_t none)
 {
 	frame_t next = none;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		struct frame_range r = ram_frames(&bi->ram[i]);
+		struct frame_range r = span_frames(&bi->ram[i], true);
 		frame_t candidate = MAX(r.first, f);
 		next = MIN(next, candidate < r.end ? candidate : none);
 	}
@@ -161,32 +145,30 @@ void pmm_init(const struct boot_info *bi)
 	base_pa = ALIGN_DOWN(lo, (phys_addr_t)PAGE_SIZE);
 	nr_frames = (frame_t)((hi - base_pa) >> PAGE_SHIFT);
 
-	uint64_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
-	uint64_t bytes = ALIGN_UP(words * sizeof(unsigned long), (uint64_t)PAGE_SIZE);
-	phys_addr_t home = find_bitmap_home(bi, bytes);
-	bitmap = __va(home);
+	frame_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
+	frame_t bitmap_frames = (frame_t)(ALIGN_UP((uint64_t)words * sizeof(unsigned long),
+						   (uint64_t)PAGE_SIZE) >> PAGE_SHIFT);
+	frame_t home = find_bitmap_home(bi, bitmap_frames);
+	bitmap = __va(base_pa + ((phys_addr_t)home << PAGE_SHIFT));
 
 	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. The
-	 * bitmap starts all free and takes the rest (what is not RAM, then the reserved ranges)
-	 * by one routine, counting only what reservations newly take from RAM. The frames that
-	 * are not RAM come in stretches, each starting at frame 0 or where a region's whole
+	 * bitmap starts all free and takes the rest by one routine, which counts what it takes:
+	 * first what is not RAM (what is left is the RAM), then the reserved ranges. The frames
+	 * that are not RAM come in stretches, each starting at frame 0 or where a region's whole
 	 * frames end and running up to the next RAM frame (the bitmap's last word included). */
-	frame_t bits = (frame_t)words * BITS_PER_WORD;
-	memset(bitmap, 0, (size_t)(words * sizeof(unsigned long)));
-	frame_t from = 0;
-	total_frames = 0;
+	frame_t bits = words * BITS_PER_WORD;
+	memset(bitmap, 0, (size_t)words * sizeof(unsigned long));
+	free_frames = bits;
 	for (unsigned i = 0;; i++) {
-		take_frames(from, next_ram_frame(bi, from, bits));
+		frame_t from = i ? span_frames(&bi->ram[i - 1], true).end : 0;
+		take_frames((struct frame_range){ from, next_ram_frame(bi, from, bits) });
 		if (i == bi->nr_ram)
 			break;
-		struct frame_range r = ram_frames(&bi->ram[i]);
-		total_frames += r.end > r.first ? r.end - r.first : 0;
-		from = r.end;
 	}
-	free_frames = total_frames; /* what that took was not RAM: not counted */
+	total_frames = free_frames; /* RAM regions that overlap count their common frames once */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
-		reserve_span(bi->reserved[i].base, bi->reserved[i].size);
-	reserve_span(home, bytes);
+		take_frames(span_frames(&bi->reserved[i], false));
+	take_frames((struct frame_range){ home, home + bitmap_frames });
 	search_hint = 0;
 	low_free = free_frames;
 }

@@ -8,7 +8,9 @@
  * must count only the frames it newly takes. Others describe RAM out of order, split at an
  * unaligned address or with a region smaller than a frame (pmm_init marks what is not RAM
  * stretch by stretch, between regions in any order), or chain reserved ranges so that the
- * bitmap's home moves more than once; the bitmap must be where the first fit is. */
+ * bitmap's home moves more than once; the bitmap must be where the first fit is. One reserved
+ * range runs past 2^64 (its end wraps): it reserves up to the top, so the bitmap must go
+ * elsewhere; RAM regions that overlap count their common frames once. */
 #include "lib_under_test.h"
 
 #include <boot.h>
@@ -143,6 +145,15 @@ static const struct ram_layout split_ram = {
 	19 + 19 + 71,
 };
 
+/* Region 0 listed twice more, once whole and once its second half: still frames 0..39 and
+ * 49..119, each counted once. */
+static const struct ram_layout overlapping_ram = {
+	4,
+	{ { AT(0), 40 * PAGE }, { AT(48) + PAGE / 2, 72 * PAGE }, { AT(20), 20 * PAGE },
+	  { AT(0), 40 * PAGE } },
+	40 + 71,
+};
+
 /* The "kernel" from page 2 to page 9 plus 100 bytes (frames 2..9), a "DTB" of 3000 bytes in
  * the middle of page 60, and a range that straddles frames 70 and 71: 8 + 1 + 2 frames. */
 static const struct layout disjoint = {
@@ -202,6 +213,24 @@ static const struct layout disjoint_split = {
 	&split_ram,
 };
 
+/* A range from page 48 whose size runs its end past 2^64 (to 4 pages, wrapped): it reserves
+ * all of region 1 (frames 49..119, 71), which is listed first, so the bitmap's first fit is in
+ * region 0. */
+static const struct layout wrapping = {
+	1,
+	{ { AT(48), (uint64_t)0 - AT(48) + 4 * PAGE } },
+	71,
+	&reversed_ram,
+};
+
+/* The disjoint ranges on RAM listed with overlaps. */
+static const struct layout disjoint_overlapping_ram = {
+	3,
+	{ { AT(2), 7 * PAGE + 100 }, { AT(60) + PAGE / 4, 3000 }, { AT(71) - 64, 128 } },
+	11,
+	&overlapping_ram,
+};
+
 static struct boot_info bi;
 static uint64_t expected_total, expected_reserved;
 /* Frames the allocator hands out right after pmm_init (learnt by exhausting it once). */
@@ -217,12 +246,20 @@ static bool frame_is_ram(uint64_t f)
 	return false;
 }
 
+/* Where a reserved range ends: at the top of the address space if base + size wraps. */
+static phys_addr_t reserved_end(unsigned i)
+{
+	phys_addr_t end = bi.reserved[i].base + bi.reserved[i].size;
+
+	return end < bi.reserved[i].base ? ~(phys_addr_t)0 : end;
+}
+
 static bool frame_is_reserved(uint64_t f)
 {
 	phys_addr_t pa = RAM_PA + f * PAGE;
 
 	for (unsigned i = 0; i < bi.nr_reserved; i++)
-		if (pa < bi.reserved[i].base + bi.reserved[i].size && bi.reserved[i].base < pa + PAGE)
+		if (pa < reserved_end(i) && bi.reserved[i].base < pa + PAGE)
 			return true;
 	return false;
 }
@@ -257,8 +294,7 @@ static uint64_t expected_bitmap_frame(void)
 		     pa += PAGE) {
 			bool touches = false;
 			for (unsigned j = 0; j < bi.nr_reserved; j++)
-				touches |= pa < bi.reserved[j].base + bi.reserved[j].size &&
-					   bi.reserved[j].base < pa + len;
+				touches |= pa < reserved_end(j) && bi.reserved[j].base < pa + len;
 			if (!touches)
 				return (pa - RAM_PA) / PAGE;
 		}
@@ -617,6 +653,11 @@ int main(void)
 		LAYOUT_TEST(test_initial_counts, disjoint_split),
 		LAYOUT_TEST(test_exhaust_order0, disjoint_split),
 		LAYOUT_TEST(test_random_workload, disjoint_split),
+		LAYOUT_TEST(test_initial_counts, wrapping),
+		LAYOUT_TEST(test_exhaust_order0, wrapping),
+		LAYOUT_TEST(test_initial_counts, disjoint_overlapping_ram),
+		LAYOUT_TEST(test_exhaust_order0, disjoint_overlapping_ram),
+		LAYOUT_TEST(test_random_workload, disjoint_overlapping_ram),
 	};
 
 	return cmocka_run_group_tests_name("pmm." CONFIG_PRESET, tests, NULL, NULL);
