@@ -38,8 +38,8 @@ struct pt_walk_result {
 	unsigned nr_steps;
 	struct pt_step steps[PT_MAX_LEVELS];
 	bool mapped;        /* the last step is a valid leaf */
-	phys_addr_t pa;     /* the translation of va when mapped */
-	unsigned prot;      /* its permissions when mapped */
+	phys_addr_t pa;     /* the translation of va when mapped, else 0 */
+	unsigned prot;      /* its permissions when mapped, else 0 */
 };
 
 /* Walk va from root; never allocates. */

@@ -60,18 +60,23 @@ static void log_boot_info(const struct boot_info *bi)
 _Static_assert(PT_R == 1 && PT_W == 2 && PT_X == 4, "perm_names is indexed by PT_R|PT_W|PT_X");
 static const char perm_names[8][4] = { "---", "r--", "-w-", "rw-", "--x", "r-x", "-wx", "rwx" };
 
+/* What a probe found: the leaf's pt_prot bits, and this one (no pt_prot bit) when there is a
+ * leaf at all, so that "must be mapped" and "must not be mapped" are bits to have or not. */
+#define PROBE_MAPPED (1u << 31)
+_Static_assert(!(PROBE_MAPPED & (PT_R | PT_W | PT_X | PT_USER | PT_DEVICE | PT_GLOBAL)),
+	       "PROBE_MAPPED is not a pt_prot bit");
+
 /* One look at the kernel's tables: a kernel section must be mapped with the permissions it
  * needs and none it must not have; a sample of the user half must not be mapped at all. */
 struct mapping_probe {
 	const char *what;       /* the section's name; NULL for a user-half sample */
 	const void *addr;
-	bool must_be_mapped;
-	unsigned must_have;
+	unsigned must_have;     /* pt_prot bits and PROBE_MAPPED */
 	unsigned must_not_have;
 };
 
-#define SECTION_PROBE(name, start, have, have_not) { name, start, true, have, have_not }
-#define USER_PROBE(va) { NULL, (const void *)(va), false, 0, 0 }
+#define SECTION_PROBE(name, start, have, have_not) { name, start, PROBE_MAPPED | (have), have_not }
+#define USER_PROBE(va) { NULL, (const void *)(va), 0, PROBE_MAPPED }
 
 /* The sections first: the success line quotes their permissions in this order. Nothing may be
  * mapped in the user half before the first process. */
@@ -86,7 +91,7 @@ static const struct mapping_probe mapping_probes[] = {
 	USER_PROBE(TASK_SIZE - PAGE_SIZE),
 };
 
-/* prot: what the walk found, 0 where nothing is mapped. */
+/* prot: what the walk found (pt_prot bits), 0 where nothing is mapped. */
 static void report_probe_failure(const struct mapping_probe *p, unsigned prot)
 {
 	if (p->what)
@@ -118,10 +123,10 @@ static inline __attribute__((always_inline)) int check_kernel_mappings(void)
 		uintptr_t va = (uintptr_t)p->addr;
 
 		pt_walk(arch_pt_root_for(root, va), va, &w);
-		unsigned prot = w.mapped ? w.prot : 0;
+		unsigned prot = w.prot; /* 0 where nothing is mapped */
+		unsigned found = prot | (w.mapped ? PROBE_MAPPED : 0);
 		unsigned forbidden = p->must_not_have & ~unrefusable;
-		bool ok = (w.mapped == p->must_be_mapped) & ((prot & p->must_have) == p->must_have) &
-			  !(prot & forbidden);
+		bool ok = ((found & p->must_have) == p->must_have) & !(found & forbidden);
 
 		perms[i] = perm_names[prot & (PT_R | PT_W | PT_X)];
 		unenforceable |= (p->must_not_have & unrefusable & prot) != 0;

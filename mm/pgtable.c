@@ -235,35 +235,26 @@ int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned
 
 void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
 {
+	struct pt_step *s = out->steps;
 	phys_addr_t table = root;
+	unsigned level = 0;
 
-	out->nr_steps = 0;
-	out->mapped = false;
-	out->pa = 0;
-	out->prot = 0;
-	for (unsigned level = 0; level < geo()->levels; level++) {
-		struct pt_step *s = &out->steps[out->nr_steps++];
+	/* Down while the step finds a table above the last level (a table where a page must be
+	 * is not a translation). */
+	for (;; level++, s++) {
 		s->level = level;
 		s->table_pa = table;
 		s->index = pt_index(level, va);
 		s->pte = arch_pt_load(table_va(table), s->index);
 		arch_pte_decode(level, s->pte, &s->info);
-		switch (s->info.kind) {
-		case PTE_TABLE:
-			if (level == last_level())
-				return; /* a table where a page must be: not a translation */
-			table = s->info.pa;
-			continue;
-		case PTE_BLOCK:
-		case PTE_PAGE:
-			out->mapped = true;
-			out->pa = s->info.pa + ((uint64_t)va & (level_size(level) - 1));
-			out->prot = s->info.prot;
-			return;
-		case PTE_INVALID:
-			return;
-		}
+		if (s->info.kind != PTE_TABLE || level == last_level())
+			break;
+		table = s->info.pa;
 	}
+	out->nr_steps = level + 1;
+	out->mapped = s->info.kind == PTE_BLOCK || s->info.kind == PTE_PAGE;
+	out->pa = out->mapped ? s->info.pa + ((uint64_t)va & (level_size(level) - 1)) : 0;
+	out->prot = out->mapped ? s->info.prot : 0;
 }
 
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)

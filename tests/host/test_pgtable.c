@@ -187,11 +187,31 @@ static int free_root(void **state)
 	return 0;
 }
 
+/* Every step of a walk is the next level down, in the table the step above pointed to, at
+ * va's index; every step but the last found a table. */
+static void assert_steps_chain(uint64_t va, const struct pt_walk_result *w)
+{
+	phys_addr_t table = root;
+
+	assert_true(w->nr_steps >= 1 && w->nr_steps <= g->levels);
+	for (unsigned i = 0; i < w->nr_steps; i++) {
+		const struct pt_step *s = &w->steps[i];
+
+		assert_int_equal(s->level, i);
+		assert_int_equal(s->table_pa, table);
+		assert_int_equal(s->index, (va >> g->shift[i]) & (g->entries[i] - 1));
+		if (i + 1 < w->nr_steps)
+			assert_int_equal(s->info.kind, PTE_TABLE);
+		table = s->info.pa;
+	}
+}
+
 static void assert_maps(uint64_t va, phys_addr_t pa, unsigned want_level, unsigned prot)
 {
 	struct pt_walk_result w;
 
 	pt_walk(root, (uintptr_t)va, &w);
+	assert_steps_chain(va, &w);
 	if (!w.mapped || w.pa != pa || w.steps[w.nr_steps - 1].level != want_level)
 		fail_msg("va %#llx: mapped %d pa %#llx at L%u, want pa %#llx at L%u",
 			 (unsigned long long)va, w.mapped, (unsigned long long)w.pa,
@@ -206,6 +226,12 @@ static void assert_unmapped(uint64_t va)
 
 	pt_walk(root, (uintptr_t)va, &w);
 	assert_false(w.mapped);
+	assert_steps_chain(va, &w);
+	/* Nothing to report but where it stopped: no address, no permissions. */
+	assert_int_equal(w.pa, 0);
+	assert_int_equal(w.prot, 0);
+	assert_true(w.steps[w.nr_steps - 1].info.kind == PTE_INVALID ||
+		    w.nr_steps == g->levels);
 }
 
 struct leaf_list {
