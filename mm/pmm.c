@@ -146,8 +146,8 @@ void pmm_init(const struct boot_info *bi)
 	nr_frames = (frame_t)((hi - base_pa) >> PAGE_SHIFT);
 
 	frame_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
-	frame_t bitmap_frames = (frame_t)(ALIGN_UP((uint64_t)words * sizeof(unsigned long),
-						   (uint64_t)PAGE_SIZE) >> PAGE_SHIFT);
+	/* (A bitmap's bytes are an eighth of the frames it covers: a frame_t holds them.) */
+	frame_t bitmap_frames = (words * sizeof(unsigned long) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	frame_t home = find_bitmap_home(bi, bitmap_frames);
 	bitmap = __va(base_pa + ((phys_addr_t)home << PAGE_SHIFT));
 
