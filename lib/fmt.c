@@ -2,14 +2,14 @@
  * callback; vsnprintf is a sink that fills a buffer. Conversions follow C99 (the host tests check
  * them against the C library).
  *
- * Why it is shaped the way it is: the boot prints through here, and under QEMU's TCG every
- * distinct basic block executed costs a translation (several microseconds), far more than the
- * instructions in it. So the paths the kernel uses are kept branch-light: characters after '%'
- * are classified by table look-ups instead of chains of compares, each conversion letter maps to
- * a table row that says how to read and print it, every argument is read through one function,
- * every conversion is reduced to one "field" (padding, prefix, zeros, body, padding) that one
- * emitter writes, and the flag logic is arithmetic rather than if/else. Literal text is scanned
- * and written in one loop. */
+ * Why it is shaped the way it is: the boot prints through here, and under QEMU's TCG the first
+ * run of any code costs a translation (most of a microsecond per instruction, a few per block),
+ * far more than running it. So the code the boot runs is short: characters after '%' are
+ * classified by table look-ups, each conversion letter maps to a table row that says how to
+ * read and print it, every argument is read through one function, and a conversion with no
+ * flags, width or precision (all the boot uses) is written by the same loop as the literal text
+ * around it, straight from its digits or its string. Signs and prefixes wait behind one test of
+ * the flags, zeros and padding are out of line: the boot translates neither. */
 #include <lib/fmt.h>
 #include <lib/string.h>
 
@@ -23,11 +23,18 @@ _Static_assert(sizeof(long) == sizeof(int) || sizeof(long) == sizeof(long long),
 _Static_assert(sizeof(void *) == sizeof(int) || sizeof(void *) == sizeof(long long), "pointers");
 
 enum flag {
-	F_LEFT = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_ALT = 16,
+	F_LEFT = 1, F_ZERO = 2, F_ALT = 4, F_PLUS = 8, F_SPACE = 16,
 	F_ALL = 31,
-	/* Not a flag: the character starts a width or a precision (digit, '*' or '.'). */
-	C_NUMERIC = 32,
+	/* Not characters: the value is negative (beside '+' and ' ', which it overrides: the three
+	 * index sign_chars), the spec has a (non-zero) width, a precision. They are kept with the
+	 * flags so that one test tells a bare conversion ("%s", "%llu") from one that needs more. */
+	F_NEGATIVE = 32, F_WIDTH = 64, F_PREC = 128,
+	F_COUNTS = F_WIDTH | F_PREC,
 };
+
+/* In spec_char only, beside the flag characters' F_ALL bits: the character starts a width or a
+ * precision (digit, '*' or '.'). */
+#define C_NUMERIC 32
 
 /* What each character after '%' means before the conversion letter. '0' is a flag where
  * flags are read; later it is a digit of the width. */
@@ -84,9 +91,11 @@ struct conv {
 	bool is_signed;
 	unsigned char shift; /* log2 of the base for x, X, o; 0 for decimal */
 	unsigned char digit_case; /* 0 or 16: where its digits start in hex_digits */
-	bool alt_zero; /* '#' makes the first digit a zero (octal) */
-	char alt_prefix[2]; /* what '#' puts before a non-zero value, if anything */
-};
+	/* What '#' puts before a non-zero value: "0x", "0X", or octal's "0" (which makes the first
+	 * digit a zero, so the precision's zeros may stand in for it). */
+	char alt_prefix[2];
+	bool alt_zero; /* octal: '#' asks for a first zero */
+} __aligned(16); /* a table row is found with a shift */
 
 enum conv_id {
 	CONV_LITERAL, CONV_D, CONV_U, CONV_LX, CONV_UX, CONV_O, CONV_P, CONV_S, CONV_C,
@@ -102,17 +111,19 @@ static const unsigned char conv_of[256] = {
  * no relocations. */
 static const char hex_digits[] = "0123456789abcdef0123456789ABCDEF";
 
+/* What every integer conversion takes: '-', '0', a width, a precision. */
+#define F_INTEGER (F_LEFT | F_ZERO | F_COUNTS)
 static const struct conv convs[CONV_COUNT] = {
-	[CONV_LITERAL] = { K_LITERAL, 0, 0, LEN_NONE, false, 0, 0, false, "" },
-	[CONV_D] = { K_INTEGER, F_ALL & ~F_ALT, 0, LEN_NONE, true, 0, 0, false, "" },
-	[CONV_U] = { K_INTEGER, F_LEFT | F_ZERO, 0, LEN_NONE, false, 0, 0, false, "" },
-	[CONV_LX] = { K_INTEGER, F_LEFT | F_ZERO | F_ALT, 0, LEN_NONE, false, 4, 0, false, "0x" },
-	[CONV_UX] = { K_INTEGER, F_LEFT | F_ZERO | F_ALT, 0, LEN_NONE, false, 4, 16, false, "0X" },
-	[CONV_O] = { K_INTEGER, F_LEFT | F_ZERO | F_ALT, 0, LEN_NONE, false, 3, 0, true, "" },
+	[CONV_LITERAL] = { K_LITERAL, 0, 0, LEN_NONE, false, 0, 0, "", false },
+	[CONV_D] = { K_INTEGER, F_INTEGER | F_PLUS | F_SPACE, 0, LEN_NONE, true, 0, 0, "", false },
+	[CONV_U] = { K_INTEGER, F_INTEGER, 0, LEN_NONE, false, 0, 0, "", false },
+	[CONV_LX] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 4, 0, "0x", false },
+	[CONV_UX] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 4, 16, "0X", false },
+	[CONV_O] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 3, 0, "0", true },
 	/* %p is %#x of the pointer, or "(nil)" */
-	[CONV_P] = { K_POINTER, F_LEFT | F_ZERO, F_ALT, LEN_PTR, false, 4, 0, false, "0x" },
-	[CONV_S] = { K_STRING, F_LEFT, 0, LEN_PTR, false, 0, 0, false, "" },
-	[CONV_C] = { K_CHAR, F_LEFT, 0, LEN_NONE, false, 0, 0, false, "" },
+	[CONV_P] = { K_POINTER, F_INTEGER, F_ALT, LEN_PTR, false, 4, 0, "0x", false },
+	[CONV_S] = { K_STRING, F_LEFT | F_COUNTS, 0, LEN_PTR, false, 0, 0, "", false },
+	[CONV_C] = { K_CHAR, F_LEFT | F_WIDTH, 0, LEN_NONE, false, 0, 0, "", false },
 };
 
 struct spec {
@@ -123,15 +134,14 @@ struct spec {
 	char conv;
 };
 
-/* What one conversion prints, left to right: padding, prefix, zeros, body, padding. Where the
- * padding goes is the spec's business (F_LEFT). */
+/* What a conversion with a field prints, left to right: padding, prefix, zeros, the rest of its
+ * text, padding. The prefix (a sign, "0x") is the start of the text: an integer's sign, prefix
+ * and digits are one piece of text. Where the padding goes is the spec's business (F_LEFT). */
 struct field {
-	char prefix[2]; /* a sign, or "0x" */
+	const char *text;
+	int len; /* of text, prefix included */
 	int nprefix;
 	int zeros;
-	const char *body;
-	int nbody;
-	char buf[24]; /* the digits of an integer (22 octal digits at most), or a %c character */
 };
 
 struct sink {
@@ -139,6 +149,19 @@ struct sink {
 	void *ctx;
 	int count;
 };
+
+/* Writes text up to its terminator or the first stop character, counts it, and returns where it
+ * stopped. Literal text, strings and numbers all go out through this one loop (out of line, so
+ * that its blocks are translated once). */
+static __attribute__((noinline, noclone)) const char *emit_until(struct sink *s, const char *p,
+								 char stop)
+{
+	for (; *p && *p != stop; p++) {
+		s->out(*p, s->ctx);
+		s->count++;
+	}
+	return p;
+}
 
 static void emit_repeat(const struct sink *s, char c, int n)
 {
@@ -152,170 +175,236 @@ static void emit_text(const struct sink *s, const char *p, int n)
 		s->out(*p++, s->ctx);
 }
 
-/* Writes a field: padding, prefix, zeros, body, padding; the caller counts the characters. Out
- * of line (and not specialised per caller) so that all conversions share its blocks; most
- * parts are empty and cost a test. */
-static __attribute__((noinline, noclone)) void emit_field_parts(const struct sink *s,
-								const struct field *fl, int left,
-								int right)
-{
-	emit_repeat(s, ' ', left);
-	emit_text(s, fl->prefix, fl->nprefix);
-	emit_repeat(s, '0', fl->zeros);
-	emit_text(s, fl->body, fl->nbody);
-	emit_repeat(s, ' ', right);
-}
-
 static int positive_part(int n)
 {
 	return n > 0 ? n : 0;
 }
 
-static void emit_field(struct sink *s, const struct spec *sp, const struct field *fl)
+/* Writes a field with its padding and zeros, and counts it. */
+static __attribute__((noinline, noclone)) void emit_field(struct sink *s, const struct spec *sp,
+							  const struct field *fl)
 {
-	int len = fl->nprefix + fl->zeros + fl->nbody;
+	int len = fl->zeros + fl->len;
 	int pad = positive_part(sp->width - len);
 	int right = sp->flags & F_LEFT ? pad : 0;
 
-	emit_field_parts(s, fl, pad - right, right);
+	emit_repeat(s, ' ', pad - right);
+	emit_text(s, fl->text, fl->nprefix);
+	emit_repeat(s, '0', fl->zeros);
+	emit_text(s, fl->text + fl->nprefix, fl->len - fl->nprefix);
+	emit_repeat(s, ' ', right);
 	s->count += len + pad;
 }
 
-/* Digits of v, most significant first, ending at end; returns how many. The base's divisor or
- * shift is chosen once, not per digit. */
-static int to_digits(char *end, uint64_t v, const struct conv *c)
+/* Digits of v, most significant first, ending at end; returns the first. The base's divisor or
+ * shift is chosen once, not per digit. Each loop is entered through its test, after the units
+ * digit is written: so it starts a block of its own, which QEMU translates once (a loop entered
+ * from the code above it has its body translated twice). */
+static char *word_digits(char *p, uint32_t v, const struct conv *c)
 {
-	char *p = end;
-
 	if (c->shift == 0) {
-		do {
+		*--p = (char)('0' + v % 10);
+		while ((v /= 10) != 0)
 			*--p = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
 	} else {
 		const char *digits = hex_digits + c->digit_case;
 		unsigned mask = (1u << c->shift) - 1;
 
-		do {
+		*--p = digits[v & mask];
+		while ((v >>= c->shift) != 0)
 			*--p = digits[v & mask];
-			v >>= c->shift;
-		} while (v);
 	}
-	return (int)(end - p);
+	return p;
+}
+
+/* The same for any value, by a division per digit: apart and out of line because on 32-bit ISAs
+ * 64-bit arithmetic (above all the division) is long code, and the boot prints no value wider
+ * than 32 bits there. */
+static __attribute__((noinline, noclone)) char *wide_digits(char *p, uint64_t v,
+							     const struct conv *c)
+{
+	const char *digits = hex_digits + c->digit_case;
+	unsigned base = c->shift ? 1u << c->shift : 10;
+
+	*--p = digits[v % base];
+	while ((v /= base) != 0)
+		*--p = digits[v % base];
+	return p;
+}
+
+/* Where long is 64 bits (arm64, x86_64, the host) the ISA divides 64-bit values in one
+ * instruction, and every value takes the 64-bit loop; elsewhere those that fit in 32 bits take
+ * the 32-bit ones. The host tests build this file both ways. */
+#ifndef FMT_ONE_WIDE_LOOP
+#define FMT_ONE_WIDE_LOOP (sizeof(long) == 8)
+#endif
+
+static char *to_digits(char *end, uint64_t v, const struct conv *c)
+{
+	if (!FMT_ONE_WIDE_LOOP && v <= UINT32_MAX)
+		return word_digits(end, (uint32_t)v, c);
+	return wide_digits(end, v, c);
 }
 
 /* An integer argument of the given length, sign-extended to 64 bits when is_signed. */
 static uint64_t integer_arg(va_list *ap, unsigned length, bool is_signed)
 {
-	uint64_t v = length_arg[length].wide ? va_arg(*ap, unsigned long long)
-					     : va_arg(*ap, unsigned);
-	unsigned bits = length_arg[length].bits;
-	/* Keep the value's bits, then flip and subtract its sign bit: that sign-extends. */
-	uint64_t sign_bit = (uint64_t)is_signed << (bits - 1);
+	if (length_arg[length].wide)
+		return va_arg(*ap, unsigned long long);
 
-	v = v << (64 - bits) >> (64 - bits);
-	return (v ^ sign_bit) - sign_bit;
+	/* Keep the value's bits (hh and h have fewer than an int), sign-extending if signed. */
+	unsigned above = 32 - length_arg[length].bits;
+	unsigned v = va_arg(*ap, unsigned) << above;
+
+	return is_signed ? (uint64_t)(int64_t)((int)v >> above) : v >> above;
 }
 
 /* The sign in front of a number: '-' if negative, else what '+' or ' ' asks for ('+' wins).
- * Indexed by negative * 4 + (flags / F_PLUS & 3), i.e. by the bits negative, ' ', '+'. */
-_Static_assert(F_SPACE == 2 * F_PLUS, "sign_chars index");
+ * Indexed by flags / F_PLUS & 7, i.e. by the bits negative, ' ', '+'. */
+_Static_assert(F_SPACE == 2 * F_PLUS && F_NEGATIVE == 4 * F_PLUS, "sign_chars index");
 static const char sign_chars[8] = { 0, '+', ' ', '+', '-', '-', '-', '-' };
 
-/* '#' and '0', apart: most conversions have neither. '#' puts "0x" ("0X") before a non-zero
- * hex value (%p always has it) and makes octal's first digit a zero; '0' pads with zeros after
- * the prefix, unless '-' or a precision says otherwise. */
-static void apply_alt_and_zero(struct field *fl, const struct spec *sp, const struct conv *c,
-			       uint64_t mag)
+/* Puts an integer's sign ('-', or what '+' or ' ' asks for) or the prefix of '#' (%p always has
+ * it) in front of its digits at text; returns the new start. A sign and a prefix never meet:
+ * only d and i have a sign, only x, X, o and p a prefix. */
+static char *integer_prefix(char *text, const struct spec *sp, const struct conv *c, bool zero)
 {
-	bool alt = sp->flags & F_ALT;
-	bool hex_prefix = alt & (mag != 0) & (c->alt_prefix[0] != 0);
-	int octal_zero = alt & c->alt_zero & ((fl->nbody == 0) | (mag != 0));
-	bool zero_pad = ((sp->flags & (F_ZERO | F_LEFT)) == F_ZERO) & (sp->prec < 0);
+	char sign = sign_chars[sp->flags / F_PLUS & 7];
 
-	/* A sign and "0x" never meet: only d and i have a sign, only x, X and p a prefix (whose
-	 * first character is '0'). */
-	fl->prefix[0] = (char)(fl->prefix[0] | (hex_prefix ? '0' : 0));
-	fl->nprefix += 2 * hex_prefix;
-	fl->zeros = MAX(fl->zeros, octal_zero);
-	fl->zeros = MAX(fl->zeros, (zero_pad ? sp->width : 0) - fl->nprefix - fl->nbody);
+	if (sign)
+		*--text = sign;
+	if ((sp->flags & F_ALT) && c->alt_prefix[0] && !zero) {
+		if (c->alt_prefix[1])
+			*--text = c->alt_prefix[1];
+		*--text = c->alt_prefix[0];
+	}
+	return text;
 }
 
-/* The field of an integer conversion: its choices (sign, prefix, zeros) are arithmetic on the
- * flags rather than branches. */
-static void format_integer(struct field *fl, const struct spec *sp, const struct conv *c,
-			   uint64_t v)
+/* An integer with a width, a precision or '0': zeros between its prefix and its digits, as many
+ * as the precision asks for, and with '0' enough to fill the width (unless '-' or a precision
+ * says otherwise). A zero precision drops a lone zero digit. Octal's '#' wants a first zero: its
+ * prefix "0" is dropped where the precision's zeros lead, and is all there is of a zero whose
+ * digit the precision dropped. */
+static __attribute__((noinline, noclone)) void integer_field(struct sink *s, const struct spec *sp,
+							     const struct conv *c, const char *text,
+							     const char *digits, const char *end,
+							     bool zero)
 {
-	unsigned negative = c->is_signed & (unsigned)(v >> 63);
-	/* The magnitude: v, or v negated (flipped and incremented) when negative. */
-	uint64_t mag = (v ^ (0 - (uint64_t)negative)) + negative;
-	char sign = sign_chars[negative * 4 + (sp->flags / F_PLUS & 3)];
-	/* Zero is one digit, which an explicit zero precision drops. The digits are written into
-	 * fl->buf, not read from it (cppcheck's whole-program pass thinks otherwise). */
+	struct field fl;
+
+	if (sp->prec == 0 && zero)
+		digits = --end; /* the digit "0" is the last character */
+	fl.zeros = positive_part(sp->prec - (int)(end - digits));
+	if ((sp->flags & F_ALT) && c->alt_zero) {
+		if (fl.zeros > 0)
+			text = digits;
+		if (text == end)
+			fl.zeros = 1;
+	}
+	fl.text = text;
+	fl.len = (int)(end - text);
+	fl.nprefix = (int)(digits - text);
+	if ((sp->flags & (F_ZERO | F_LEFT)) == F_ZERO && sp->prec < 0)
+		fl.zeros = MAX(fl.zeros, sp->width - fl.len);
+	emit_field(s, sp, &fl);
+}
+
+/* An integer: its digits, sign and prefix are written into buf and go out like a string, unless
+ * a width, a precision or '0' ask for a field. */
+static void format_integer(struct sink *s, struct spec *sp, const struct conv *c, uint64_t v)
+{
+	/* At most 22 (octal) digits, a sign or prefix in front and the terminator. */
+	char buf[25];
+	char *end = buf + sizeof(buf) - 1;
+	char *digits, *text;
+
+	if (c->is_signed && (int64_t)v < 0) {
+		sp->flags |= F_NEGATIVE;
+		v = 0 - v;
+	}
+	/* The digits are written into buf, not read from it (cppcheck's whole-program pass
+	 * thinks otherwise). */
 	/* cppcheck-suppress ctuuninitvar */
-	int ndigits = to_digits(fl->buf + sizeof(fl->buf), mag, c) - ((sp->prec == 0) & (mag == 0));
-
-	fl->body = fl->buf + sizeof(fl->buf) - ndigits;
-	fl->nbody = ndigits;
-	fl->prefix[0] = sign;
-	fl->prefix[1] = c->alt_prefix[1];
-	fl->nprefix = sign != 0;
-	fl->zeros = positive_part(sp->prec - ndigits);
-	if (sp->flags & (F_ALT | F_ZERO))
-		apply_alt_and_zero(fl, sp, c, mag);
+	digits = to_digits(end, v, c);
+	*end = '\0';
+	text = sp->flags ? integer_prefix(digits, sp, c, v == 0) : digits;
+	if (sp->flags & (F_COUNTS | F_ZERO))
+		integer_field(s, sp, c, text, digits, end, v == 0);
+	else
+		emit_until(s, text, '\0');
 }
 
-/* The field of a string: the string up to its terminator or the precision. For a null string
- * glibc prints "(null)", or nothing where the precision would cut that. */
-static void format_string(struct field *fl, const struct spec *sp, const char *str)
+/* A string: straight out where no width or precision applies, else as a field of the string up
+ * to its terminator or the precision. For a null string glibc prints "(null)", or nothing where
+ * the precision would cut that. */
+static void format_string(struct sink *s, const struct spec *sp, const char *str)
 {
 	static const char null_string[] = "(null)";
-	const char *null_text = (unsigned)sp->prec < sizeof(null_string) - 1 ? "" : null_string;
+	struct field fl;
 
-	fl->body = str ? str : null_text;
-	/* strlen where no precision is given: faster, and the boot runs it anyway. */
-	fl->nbody = (int)(sp->prec < 0 ? strlen(fl->body) : strnlen(fl->body, (size_t)sp->prec));
+	if (!(sp->flags & F_COUNTS)) {
+		emit_until(s, str ? str : null_string, '\0');
+		return;
+	}
+	fl.text = str ? str : (unsigned)sp->prec < sizeof(null_string) - 1 ? "" : null_string;
+	fl.len = (int)(sp->prec < 0 ? strlen(fl.text) : strnlen(fl.text, (size_t)sp->prec));
+	fl.nprefix = 0;
+	fl.zeros = 0;
+	emit_field(s, sp, &fl);
 }
 
 /* %c, %p of a null pointer ("(nil)"), and "%%", an unknown conversion (printed as written: '%'
  * and its letter) or a '%' that ends the format (prints nothing), which are not padded. */
-static void format_other(struct field *fl, struct spec *sp, const struct conv *c, uint64_t arg)
+static __attribute__((noinline, noclone)) void format_other(struct sink *s, struct spec *sp,
+							     const struct conv *c, uint64_t arg)
 {
+	struct field fl;
+	char buf[2];
+
+	fl.nprefix = 0;
+	fl.zeros = 0;
 	if (c->kind == K_CHAR) {
-		fl->buf[0] = (char)arg;
-		fl->body = fl->buf;
-		fl->nbody = 1;
+		buf[0] = (char)arg;
+		fl.text = buf;
+		fl.len = 1;
 	} else if (c->kind == K_POINTER) {
-		fl->body = "(nil)";
-		fl->nbody = 5;
+		fl.text = "(nil)";
+		fl.len = 5;
 	} else {
-		fl->buf[0] = '%';
-		fl->buf[1] = sp->conv;
-		fl->body = sp->conv == '%' ? fl->buf + 1 : fl->buf;
-		fl->nbody = sp->conv == '%' ? 1 : sp->conv ? 2 : 0;
+		buf[0] = '%';
+		buf[1] = sp->conv;
+		fl.text = sp->conv == '%' ? buf + 1 : buf;
+		fl.len = sp->conv == '%' ? 1 : sp->conv ? 2 : 0;
 		sp->width = 0;
 	}
+	emit_field(s, sp, &fl);
 }
 
 static void format_conversion(struct sink *s, struct spec *sp, va_list *ap)
 {
 	const struct conv *c = &convs[conv_of[(unsigned char)sp->conv]];
-	struct field fl;
 	uint64_t arg = 0;
 
 	sp->flags = (sp->flags & c->flags) | c->forced_flags;
-	fl.nprefix = 0;
-	fl.zeros = 0;
 	if (c->kind != K_LITERAL)
 		arg = integer_arg(ap, c->length ? c->length : sp->length, c->is_signed);
-	/* A null %p prints "(nil)", with the odd ones out. */
-	if ((c->kind == K_INTEGER) | ((c->kind == K_POINTER) & (arg != 0)))
-		format_integer(&fl, sp, c, arg);
-	else if (c->kind == K_STRING)
-		format_string(&fl, sp, (const char *)(uintptr_t)arg);
-	else
-		format_other(&fl, sp, c, arg);
-	emit_field(s, sp, &fl);
+	switch (c->kind) {
+	case K_STRING:
+		format_string(s, sp, (const char *)(uintptr_t)arg);
+		break;
+	case K_POINTER:
+		if (!arg) { /* "(nil)", with the odd ones out */
+			format_other(s, sp, c, arg);
+			break;
+		}
+		/* fall through */
+	case K_INTEGER:
+		format_integer(s, sp, c, arg);
+		break;
+	default:
+		format_other(s, sp, c, arg);
+	}
 }
 
 /* Widths and precisions are held below this, so that no sum of them overflows an int (nobody
@@ -354,6 +443,8 @@ static const char *parse_width_precision(const char *f, struct spec *sp, va_list
 	} else {
 		f = parse_count(f, &sp->width);
 	}
+	if (sp->width)
+		sp->flags |= F_WIDTH;
 	if (*f != '.')
 		return f;
 	f++;
@@ -361,9 +452,13 @@ static const char *parse_width_precision(const char *f, struct spec *sp, va_list
 		int64_t prec = (int64_t)integer_arg(ap, LEN_NONE, true);
 
 		sp->prec = prec < 0 ? -1 : clamp_count((uint64_t)prec);
-		return f + 1;
+		f++;
+	} else {
+		f = parse_count(f, &sp->prec);
 	}
-	return parse_count(f, &sp->prec);
+	if (sp->prec >= 0)
+		sp->flags |= F_PREC;
+	return f;
 }
 
 /* Parse flags, width, precision and length after a '%'; returns the position of the
@@ -402,12 +497,7 @@ int vcbprintf(void (*out)(char c, void *ctx), void *ctx, const char *fmt, va_lis
 
 	va_copy(ap, ap_in);
 	for (;;) {
-		/* Literal text: scanned and written in one pass. */
-		const char *text = f;
-
-		for (; *f && *f != '%'; f++)
-			out(*f, ctx);
-		s.count += (int)(f - text);
+		f = emit_until(&s, f, '%');
 		if (!*f)
 			break;
 		f = parse_spec(f + 1, &sp, &ap);
