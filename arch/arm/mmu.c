@@ -141,24 +141,20 @@ static uint32_t *kernel_l2_for(uintptr_t va)
 	return table;
 }
 
-/* One range of the kernel half: [va, va + size) -> pa with `prot` (PT_GLOBAL added). */
+/* One range of the kernel half: [va, end) -> pa with `prot` (PT_GLOBAL added). Short
+ * descriptors hold 32-bit addresses, and every range lies in lowmem or the device MiBs, so the
+ * arithmetic is 32-bit (64-bit operations cost several instructions each on this ISA). */
 struct kernel_range {
-	uintptr_t va;
-	phys_addr_t pa;
-	size_t size;
+	uintptr_t va, end;
+	uint32_t pa;
 	unsigned prot;
 };
 
-/* At most two linear-map pieces per RAM region (below and above the image), four image parts
- * and three device pages. */
-#define MAX_KERNEL_RANGES (2 * BOOT_MAX_REGIONS + 4 + 3)
-
 /* Write `count` leaves from `slot` on: `attrs` with consecutive addresses `step` apart from pa. */
-static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, phys_addr_t pa,
-			uint32_t step)
+static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, uint32_t pa, uint32_t step)
 {
 	for (uint32_t *end = slot + count; slot < end; slot++, pa += step)
-		*slot = attrs | (uint32_t)pa;
+		*slot = attrs | pa;
 }
 
 /* Whole aligned MiBs become sections, the rest 4K pages. A leaf encoded for address 0 carries
@@ -170,14 +166,14 @@ static void map_kernel_range(const struct kernel_range *r)
 {
 	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, r->prot | PT_GLOBAL);
 	const uint32_t page = (uint32_t)arch_pte_make_leaf(1, 0, r->prot | PT_GLOBAL);
-	uintptr_t va = r->va, end = r->va + r->size;
-	phys_addr_t pa = r->pa;
+	uintptr_t va = r->va, end = r->end;
+	uint32_t pa = r->pa;
 
 	while (va < end) {
 		uint32_t *slot, leaf, step;
 		size_t count;
 
-		if (IS_ALIGNED(va | (uintptr_t)pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
+		if (IS_ALIGNED(va | pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
 			slot = &kernel_l1[va >> 20];
 			count = (end - va) / SECTION_SIZE;
 			leaf = section;
@@ -196,41 +192,39 @@ static void map_kernel_range(const struct kernel_range *r)
 	}
 }
 
-static struct kernel_range *add_range(struct kernel_range *r, uintptr_t va, phys_addr_t pa,
-				      size_t size, unsigned prot)
+/* Out of line: one copy of map_kernel_range's paths serves both lists below (each inlined
+ * copy would be translated again). */
+static __attribute__((noinline)) void map_kernel_ranges(const struct kernel_range *r,
+							const struct kernel_range *end)
 {
-	*r = (struct kernel_range){ va, pa, size, prot };
-	return r + 1;
+	for (; r < end; r++)
+		map_kernel_range(r);
 }
 
-/* RAM in the linear map, RW and never executable, except the kernel image (mapped apart). */
+/* RAM in the linear map, RW and never executable, except the kernel image (mapped apart). The
+ * regions are those clamp_ram_to_lowmem (setup.c) left: empty, or inside [ARM_PHYS_OFFSET,
+ * lowmem end), so 32 bits hold them. */
 static struct kernel_range *add_linear_ram(struct kernel_range *r, const struct boot_info *bi)
 {
-	phys_addr_t img_start = __pa(__kernel_start), img_end = __pa(__kernel_end);
-	phys_addr_t lowmem_end = ARM_LOWMEM_END - PAGE_OFFSET + ARM_PHYS_OFFSET;
+	const uint32_t img_start = __pa(__kernel_start), img_end = __pa(__kernel_end);
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = MAX(bi->ram[i].base, (phys_addr_t)ARM_PHYS_OFFSET);
-		phys_addr_t end = MIN(bi->ram[i].base + bi->ram[i].size, lowmem_end);
-
-		start = ALIGN_UP(start, (phys_addr_t)PAGE_SIZE);
-		end = ALIGN_DOWN(end, (phys_addr_t)PAGE_SIZE);
-		if (start >= end)
+		if (!bi->ram[i].size)
 			continue;
-		if (start < img_start)
-			r = add_range(r, (uintptr_t)__va(start), start, MIN(end, img_start) - start,
-				      PT_R | PT_W);
-		if (end > img_end)
-			r = add_range(r, (uintptr_t)__va(MAX(start, img_end)), MAX(start, img_end),
-				      end - MAX(start, img_end), PT_R | PT_W);
+		uint32_t start = ALIGN_UP((uint32_t)bi->ram[i].base, (uint32_t)PAGE_SIZE);
+		uint32_t end = ALIGN_DOWN((uint32_t)(bi->ram[i].base + bi->ram[i].size),
+					  (uint32_t)PAGE_SIZE);
+
+		if (start < MIN(end, img_start))
+			*r++ = (struct kernel_range){ (uintptr_t)__va(start),
+						      (uintptr_t)__va(MIN(end, img_start)), start,
+						      PT_R | PT_W };
+		if (MAX(start, img_end) < end)
+			*r++ = (struct kernel_range){ (uintptr_t)__va(MAX(start, img_end)),
+						      (uintptr_t)__va(end), MAX(start, img_end),
+						      PT_R | PT_W };
 	}
 	return r;
-}
-
-static struct kernel_range *add_image_part(struct kernel_range *r, const char *start,
-					   const char *end, unsigned prot)
-{
-	return add_range(r, (uintptr_t)start, __pa(start), (size_t)(end - start), prot);
 }
 
 static uintptr_t stack_guard_page(void)
@@ -238,40 +232,32 @@ static uintptr_t stack_guard_page(void)
 	return (uintptr_t)boot_svc_stack - PAGE_SIZE;
 }
 
-/* W^X: text RX, rodata R, data/bss/boot stacks RW. The page below the kernel stack (the top of
- * the boot L1 table, unused from here on) stays unmapped: an overflow aborts (entry.S). */
-static struct kernel_range *add_kernel_image(struct kernel_range *r)
-{
-	const char *guard = (const char *)stack_guard_page();
+/* An image part: linked address to linked address, at its load address. */
+#define IMAGE_PART(start, end, prot) \
+	{ (uintptr_t)(start), (uintptr_t)(end), (uintptr_t)(start) - ARM_PV_OFFSET, (prot) }
+#define DEVICE_PAGE(va, pa) { (va), (va) + PAGE_SIZE, (pa), PT_R | PT_W | PT_DEVICE }
 
-	if (!IS_ALIGNED((uintptr_t)guard, PAGE_SIZE) || guard < __data_start)
-		panic("arm: kernel stack at %p cannot get a guard page", (void *)boot_svc_stack);
-	r = add_image_part(r, __text_start, __text_end, PT_R | PT_X);
-	r = add_image_part(r, __rodata_start, __rodata_end, PT_R);
-	r = add_image_part(r, __data_start, guard, PT_R | PT_W);
-	return add_image_part(r, guard + PAGE_SIZE, __kernel_end, PT_R | PT_W);
-}
+/* What the link fixes, as data: W^X for the image (text RX, rodata R, data/bss/boot stacks RW)
+ * with the page below the kernel stack (the top of the boot L1 table, unused from here on)
+ * left unmapped, so an overflow aborts (entry.S); linker/arm.ld asserts that this page is
+ * page aligned and above the data. Then the device pages. */
+static const struct kernel_range image_and_devices[] = {
+	IMAGE_PART(__text_start, __text_end, PT_R | PT_X),
+	IMAGE_PART(__rodata_start, __rodata_end, PT_R),
+	IMAGE_PART(__data_start, boot_svc_stack - PAGE_SIZE, PT_R | PT_W),
+	IMAGE_PART(boot_svc_stack, __kernel_end, PT_R | PT_W),
+	DEVICE_PAGE(ARM_UART_VA, ARM_UART_PA),
+	DEVICE_PAGE(ARM_GICD_VA, ARM_GICD_PA),
+	DEVICE_PAGE(ARM_GICC_VA, ARM_GICC_PA),
+};
 
-static struct kernel_range *add_devices(struct kernel_range *r)
-{
-	r = add_range(r, ARM_UART_VA, ARM_UART_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-	r = add_range(r, ARM_GICD_VA, ARM_GICD_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-	return add_range(r, ARM_GICC_VA, ARM_GICC_PA, PAGE_SIZE, PT_R | PT_W | PT_DEVICE);
-}
-
-/* The kernel half is listed first and then written by one loop: each step of the list is
- * straight-line code, and map_kernel_range's paths are translated once for all of them (under
- * TCG every distinct call site and branch costs a translated block). The order of the list is
- * the order L2 tables are taken in. */
+/* The linear map first, then the image and devices: the order L2 tables are taken in. */
 static void map_kernel_half(const struct boot_info *bi)
 {
-	struct kernel_range ranges[MAX_KERNEL_RANGES], *end = ranges;
+	struct kernel_range linear[2 * BOOT_MAX_REGIONS];
 
-	end = add_linear_ram(end, bi);
-	end = add_kernel_image(end);
-	end = add_devices(end);
-	for (const struct kernel_range *r = ranges; r < end; r++)
-		map_kernel_range(r);
+	map_kernel_ranges(linear, add_linear_ram(linear, bi));
+	map_kernel_ranges(image_and_devices, image_and_devices + ARRAY_SIZE(image_and_devices));
 }
 
 bool arm_is_stack_guard(uintptr_t va)
