@@ -65,21 +65,30 @@ static __noreturn void boot_die(const char *why)
 		__asm__ volatile("wfi");
 }
 
+/* Zero [p, end), 32 entries a round (at most 256 bytes past a small root, still inside its
+ * page), which the compiler makes sixteen aligned stp of xzr. Under TCG each store is paid in
+ * instructions, and 64K tables are 8192 entries. A function of its own so that the loop starts
+ * at its entry: inlined after other code, its first round would be translated a second time
+ * as part of the block before it; aligned so that the loop needs no padding before it. */
+static __attribute__((noinline, aligned(16))) void boot_zero_entries(uint64_t *p, uint64_t *end)
+{
+	do {
+#pragma GCC unroll 32
+		for (unsigned i = 0; i < 32; i++)
+			p[i] = 0;
+		p += 32;
+	} while (p < end);
+}
+
 /* A table with its `entries` zeroed (a root may have far fewer than a granule holds: 2 with 16K
- * and VA_BITS 48, 64 with 64K). Under TCG each store is paid in instructions, and 64K tables are
- * 8192 entries: 32 words a round (at most 256 bytes past a small root, still inside its page),
- * which the compiler makes sixteen aligned stp of xzr. Kept out of line: one copy of that
- * loop is translated once, where an inlined copy per caller would each cost QEMU a translation. */
+ * and VA_BITS 48, 64 with 64K). Kept out of line: one copy is translated once, where an inlined
+ * copy per caller would each cost QEMU a translation. */
 static __attribute__((noinline)) uint64_t *boot_alloc_table(unsigned entries)
 {
 	if (boot_pool_used == A64_BOOT_POOL_TABLES)
 		boot_die("boot table pool exhausted");
 	uint64_t *table = a64_boot_pool[boot_pool_used++];
-	for (uint64_t *p = table; p < table + entries; p += 32) {
-#pragma GCC unroll 32
-		for (unsigned i = 0; i < 32; i++)
-			p[i] = 0;
-	}
+	boot_zero_entries(table, table + entries);
 	return table;
 }
 
@@ -136,15 +145,15 @@ static void boot_fill_leaves(uint64_t *slot, unsigned count, uint64_t desc, uint
 	}
 }
 
-/* Map [va, va + size) to pa (all page aligned) with the largest leaves that fit. One walk from
+/* Map [va, va + size) to pa with the largest leaves that fit. All three are page aligned: the
+ * constants by construction, the image's section bounds by linker/arm64.ld's assertions (a
+ * check here would run, and be translated, for every call). One walk from
  * the root per table written: the run of leaves that table takes is filled in one go. Leaves of
  * one size keep fitting until the table ends or fewer than a leaf's bytes remain (va and pa
  * move together), and only there can another leaf size be chosen: a table's end is aligned
  * to every size it and its parents map. So the descriptors are those a leaf at a time gives. */
 static void boot_map(uint64_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t attrs)
 {
-	if ((va | pa | size) & (PAGE_SIZE - 1))
-		boot_die("boot mapping not page aligned");
 	while (size) {
 		unsigned level = boot_leaf_level(va, pa, size);
 		unsigned shift = A64_LEVEL_SHIFT(level);
