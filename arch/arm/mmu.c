@@ -161,32 +161,31 @@ static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, uint32_t p
  * only attributes below the address bits, so OR-ing each address in gives pte.c's descriptor.
  * Leaves are written a run at a time: sections while whole MiBs remain (va and pa stay aligned
  * together), pages as far as their L2 table or the range goes (one table lookup a run), since
- * a section can only start at a MiB boundary, which is where an L2 table ends. */
+ * a section can only start at a MiB boundary, which is where an L2 table ends. One encoder
+ * call a run, for either level: one call site to translate. */
 static void map_kernel_range(const struct kernel_range *r)
 {
-	const uint32_t section = (uint32_t)arch_pte_make_leaf(0, 0, r->prot | PT_GLOBAL);
-	const uint32_t page = (uint32_t)arch_pte_make_leaf(1, 0, r->prot | PT_GLOBAL);
 	uintptr_t va = r->va, end = r->end;
 	uint32_t pa = r->pa;
 
 	while (va < end) {
-		uint32_t *slot, leaf, step;
+		bool section = IS_ALIGNED(va | pa, SECTION_SIZE) && end - va >= SECTION_SIZE;
+		uint32_t step = section ? SECTION_SIZE : PAGE_SIZE;
+		uint32_t *slot;
 		size_t count;
 
-		if (IS_ALIGNED(va | pa, SECTION_SIZE) && end - va >= SECTION_SIZE) {
+		if (section) {
 			slot = &kernel_l1[va >> 20];
 			count = (end - va) / SECTION_SIZE;
-			leaf = section;
-			step = SECTION_SIZE;
 		} else {
 			size_t first = (va >> PAGE_SHIFT) % L2_ENTRIES;
 
 			slot = kernel_l2_for(va) + first;
 			count = MIN(L2_ENTRIES - first, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
-			leaf = page;
-			step = PAGE_SIZE;
 		}
-		fill_leaves(slot, count, leaf, pa, step);
+		fill_leaves(slot, count,
+			    (uint32_t)arch_pte_make_leaf(section ? 0 : 1, 0, r->prot | PT_GLOBAL), pa,
+			    step);
 		va += count * step;
 		pa += count * step;
 	}
