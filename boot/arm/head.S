@@ -63,10 +63,11 @@
 	mov	r10, #0
 	.endm
 
-/* Zero [r0, r1), 128 bytes a round: both ends 128-byte aligned, the range not empty (the test
- * follows the first round). */
-	.macro	zero_range
-	zero_stm_regs
+/* Zero [r0, r1) with the STM_REGS zeroed, 128 bytes a round: both ends 128-byte aligned, the
+ * range not empty (the test follows the first round). Each use sets its registers up before a
+ * mode change, which ends a translated block: the loop then starts a block of its own instead
+ * of being translated twice (inside the block that falls into it, and as the branch target). */
+	.macro	zero_loop
 1:	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS
@@ -75,35 +76,33 @@
 	blo	1b
 	.endm
 
-/* Zero the 4096 entries at r4. */
-	.macro	boot_clear_table
-	mov	r0, r4
-	add	r1, r4, #16384
-	zero_range
-	.endm
-
-/* VA = PA sections for [_start, __kernel_end) at their physical addresses. */
+/* VA = PA sections for [_start, __kernel_end) at their physical addresses, in r11 (slot), r12
+ * (descriptor) and lr (last slot): boot_map_linear's registers are set up before it. */
 	.macro	boot_map_identity
-	ldr	r0, =_start - ARM_PV_OFFSET
-	ldr	r1, =__kernel_end - ARM_PV_OFFSET - 1
-	lsr	r0, r0, #20
-	lsr	r1, r1, #20
-	ldr	r2, =SECT_NORMAL
-1:	orr	r3, r2, r0, lsl #20
-	str	r3, [r4, r0, lsl #2]
-	add	r0, r0, #1
-	cmp	r0, r1
+	ldr	r11, =_start - ARM_PV_OFFSET
+	lsr	r11, r11, #20
+	ldr	r12, =SECT_NORMAL
+	orr	r12, r12, r11, lsl #20
+	add	r11, r4, r11, lsl #2
+	ldr	lr, =__kernel_end - ARM_PV_OFFSET - 1
+	lsr	lr, lr, #20
+	add	lr, r4, lr, lsl #2
+1:	str	r12, [r11], #4
+	add	r12, r12, #0x100000
+	cmp	r11, lr
 	bls	1b
 	.endm
 
 /* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .., eight sections a round: up to 2816 of
- * them (the 1G split), each the previous one plus a MiB. */
+ * them (the 1G split), each the previous one plus a MiB. Set up before boot_map_identity and
+ * run after it, so that the loop starts a translated block of its own (the one after the
+ * identity loop's last branch) rather than being translated twice (see zero_loop). */
 #define LINEAR_FIRST	(PAGE_OFFSET >> 20)
 #define LINEAR_END	(ARM_LOWMEM_END >> 20)
 	.if	(LINEAR_END - LINEAR_FIRST) % 8
 	.error	"boot_map_linear writes eight sections a round"
 	.endif
-	.macro	boot_map_linear
+	.macro	boot_map_linear_setup
 	ldr	r0, =LINEAR_FIRST * 4
 	ldr	r1, =LINEAR_END * 4
 	add	r0, r0, r4
@@ -116,6 +115,9 @@
 	add	r8, r2, #0x500000
 	add	r9, r2, #0x600000
 	add	r10, r2, #0x700000
+	.endm
+
+	.macro	boot_map_linear
 1:	stmia	r0!, STM_REGS
 	add	r2, r2, #0x800000
 	add	r3, r3, #0x800000
@@ -169,30 +171,39 @@
 	.global _start
 	.type _start, %function
 _start:
-	mrs	r0, cpsr
-	and	r0, r0, #ARM_MODE_MASK
-	cmp	r0, #ARM_MODE_HYP
+	/* The boot table's clearing, set up here and run right after the switch to SVC (see
+	 * zero_loop). The mode checks use r12, which the clearing leaves alone. */
+	ldr	r4, =boot_pgd - ARM_PV_OFFSET	@ r4 = boot L1 table (physical)
+	mov	r0, r4
+	add	r1, r4, #16384
+	zero_stm_regs
+	mrs	r12, cpsr
+	and	r12, r12, #ARM_MODE_MASK
+	cmp	r12, #ARM_MODE_HYP
 	bne	1f
 	/* Started in HYP: continue in SVC with everything masked. */
-	mov	r0, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
-	msr	spsr_cxsf, r0			@ SPSR_hyp: the current mode's SPSR
-	adr	r0, 1f
-	msr	elr_hyp, r0
+	mov	r12, #(ARM_MODE_SVC | ARM_PSR_A | ARM_PSR_I | ARM_PSR_F)
+	msr	spsr_cxsf, r12			@ SPSR_hyp: the current mode's SPSR
+	adr	r12, 1f
+	msr	elr_hyp, r12
 	eret
 1:	cpsid	aif, #ARM_MODE_SVC
 
 	/* The steps below are macros expanded in line rather than subroutines: under TCG every
 	 * call return starts another translated block. */
-	ldr	r4, =boot_pgd - ARM_PV_OFFSET	@ r4 = boot L1 table (physical)
-	boot_clear_table
+	zero_loop				@ the boot table
+	boot_map_linear_setup
 	boot_map_identity
 	boot_map_linear
 	boot_map_devices
 	boot_enable_mmu
 	ldr	pc, =boot_high			@ leave the identity map
 
-/* Running at the linked address from here on. */
+/* Running at the linked address from here on, in SVC. Each mode's stack, SVC's first: the BSS
+ * clearing is set up in UND mode (which banks no register it uses) and runs right after the
+ * switch back to SVC (see zero_loop). */
 boot_high:
+	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
 	cps	#ARM_MODE_UND
 	ldr	sp, =boot_und_stack + BOOT_MODE_STACK
 	cps	#ARM_MODE_ABT
@@ -201,14 +212,15 @@ boot_high:
 	ldr	sp, =boot_irq_stack + BOOT_MODE_STACK
 	cps	#ARM_MODE_FIQ
 	ldr	sp, =boot_fiq_stack + BOOT_MODE_STACK
-	cps	#ARM_MODE_SVC
-	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
+	cps	#ARM_MODE_UND
 
 	/* 128 bytes a round (arm.ld aligns both ends). BSS is never empty (it holds the kernel's
 	 * 16 KiB L1 table, arch/arm/mmu.c), so the test can follow the first round. */
 	ldr	r0, =__bss_start
 	ldr	r1, =__bss_end
-	zero_range
+	zero_stm_regs
+	cps	#ARM_MODE_SVC
+	zero_loop
 
 	mov	fp, #0
 	bl	arch_start
