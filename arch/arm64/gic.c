@@ -51,19 +51,31 @@ void a64_gic_probe(const struct fdt_item *compatible)
 	gic_version = (v == 2) | (gic_version == 0) ? v : gic_version;
 }
 
-/* GICv2's CPU interface directly follows its distributor: one mapping covers both. */
-void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
-							uint64_t size, const char *what))
+/* The frames to map for the GIC the DTB named, as a table: the caller maps them with one call
+ * site. GICv2's CPU interface directly follows its distributor: one frame covers both. */
+unsigned a64_gic_frames(const struct a64_device_frame **frames)
 {
 	_Static_assert(VIRT_GICD_PA + VIRT_GICD_SIZE == VIRT_GICC_PA, "GICv2 frames not adjacent");
+	_Static_assert(((VIRT_GICD_PA | VIRT_GICD_SIZE | VIRT_GICC_SIZE | VIRT_GICR_PA |
+			 VIRT_GICR_SIZE) & (PAGE_SIZE - 1)) == 0,
+		       "GIC frames must be page aligned (mapped as they are)");
+	static const struct a64_device_frame v2[] = {
+		{ VIRT_GICD_PA, VIRT_GICD_SIZE + VIRT_GICC_SIZE, "GIC distributor and CPU interface" },
+	};
+	static const struct a64_device_frame v3[] = {
+		{ VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor" },
+		{ VIRT_GICR_PA, VIRT_GICR_SIZE, "GIC redistributor" },
+	};
 
 	if (gic_version == 2) {
-		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE + VIRT_GICC_SIZE,
-			   "GIC distributor and CPU interface");
-	} else if (gic_version == 3) {
-		map_device(root, VIRT_GICD_PA, VIRT_GICD_SIZE, "GIC distributor");
-		map_device(root, VIRT_GICR_PA, VIRT_GICR_SIZE, "GIC redistributor");
+		*frames = v2;
+		return ARRAY_SIZE(v2);
 	}
+	if (gic_version == 3) {
+		*frames = v3;
+		return ARRAY_SIZE(v3);
+	}
+	return 0;
 }
 
 static void route_uart_irq_v2(void)

@@ -120,18 +120,21 @@ static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)
 	}
 }
 
-static void map_device(phys_addr_t root, phys_addr_t pa, uint64_t size, const char *what)
+/* The GIC's frames in the device window (gic.c has them page aligned). */
+static void map_gic(phys_addr_t root)
 {
-	phys_addr_t lo = ALIGN_DOWN(pa, (phys_addr_t)PAGE_SIZE);
-	phys_addr_t hi = ALIGN_UP(pa + size, (phys_addr_t)PAGE_SIZE);
+	const struct a64_device_frame *frames;
+	unsigned n = a64_gic_frames(&frames);
 
-	map_or_panic(root, IO_ADDRESS(lo), lo, hi - lo, PT_R | PT_W | PT_DEVICE | PT_GLOBAL, what);
+	for (unsigned i = 0; i < n; i++)
+		map_or_panic(root, IO_ADDRESS(frames[i].pa), frames[i].pa, frames[i].size,
+			     PT_R | PT_W | PT_DEVICE | PT_GLOBAL, frames[i].what);
 }
 
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
 	map_linear_ram(a64_kernel_root, bi);
-	a64_gic_map(a64_kernel_root, map_device);
+	map_gic(a64_kernel_root);
 	a64_gic_init();
 	return a64_kernel_root;
 }

@@ -34,8 +34,13 @@ extern char a64_vectors[];
 
 struct fdt_item;
 void a64_gic_probe(const struct fdt_item *compatible);
-void a64_gic_map(phys_addr_t root, void (*map_device)(phys_addr_t root, phys_addr_t pa,
-							uint64_t size, const char *what));
+/* A device's physical frame, page aligned, and its name for error messages. */
+struct a64_device_frame {
+	phys_addr_t pa;
+	uint64_t size;
+	const char *what;
+};
+unsigned a64_gic_frames(const struct a64_device_frame **frames);
 void a64_gic_init(void);
 bool a64_gic_ready(void);
 void a64_raw_puts(const char *s);
