@@ -203,7 +203,12 @@ struct arm_entry {
 	struct arm_leaf_attrs a;
 };
 
-static void parse_l1(uint32_t d, struct arm_entry *e)
+/* The parsers are inlined into each caller: arch_pte_decode, which every page-table walk runs
+ * (the boot's W^X check among them), then keeps the few fields it needs in registers and makes
+ * no calls, where a shared copy fills the whole struct in memory for it to read back. */
+#define PARSER static inline __attribute__((always_inline))
+
+PARSER void parse_l1(uint32_t d, struct arm_entry *e)
 {
 	struct arm_leaf_attrs *a = &e->a;
 
@@ -228,7 +233,7 @@ static void parse_l1(uint32_t d, struct arm_entry *e)
 	e->what = (d & L1_SUPERSECTION) ? "supersection" : "section";
 }
 
-static void parse_l2(uint32_t d, struct arm_entry *e)
+PARSER void parse_l2(uint32_t d, struct arm_entry *e)
 {
 	struct arm_leaf_attrs *a = &e->a;
 
@@ -255,7 +260,7 @@ static void parse_l2(uint32_t d, struct arm_entry *e)
 	}
 }
 
-static void parse(unsigned level, uint32_t d, struct arm_entry *e)
+PARSER void parse(unsigned level, uint32_t d, struct arm_entry *e)
 {
 	e->kind = PTE_INVALID;
 	e->pa = 0;
