@@ -200,6 +200,15 @@ static __attribute__((noinline)) void map_kernel_ranges(const struct kernel_rang
 		map_kernel_range(r);
 }
 
+/* [lo, hi) of RAM as a linear-map range, kept only if not empty: an empty one is overwritten
+ * by the next. Stored either way, so that cutting RAM around the image runs straight through
+ * (under TCG every branch taken at boot costs a translated block). */
+static struct kernel_range *add_ram_piece(struct kernel_range *r, uint32_t lo, uint32_t hi)
+{
+	*r = (struct kernel_range){ (uintptr_t)__va(lo), (uintptr_t)__va(hi), lo, PT_R | PT_W };
+	return r + (lo < hi);
+}
+
 /* RAM in the linear map, RW and never executable, except the kernel image (mapped apart). The
  * regions are those clamp_ram_to_lowmem (setup.c) left: empty, or inside [ARM_PHYS_OFFSET,
  * lowmem end), so 32 bits hold them. */
@@ -214,14 +223,8 @@ static struct kernel_range *add_linear_ram(struct kernel_range *r, const struct 
 		uint32_t end = ALIGN_DOWN((uint32_t)(bi->ram[i].base + bi->ram[i].size),
 					  (uint32_t)PAGE_SIZE);
 
-		if (start < MIN(end, img_start))
-			*r++ = (struct kernel_range){ (uintptr_t)__va(start),
-						      (uintptr_t)__va(MIN(end, img_start)), start,
-						      PT_R | PT_W };
-		if (MAX(start, img_end) < end)
-			*r++ = (struct kernel_range){ (uintptr_t)__va(MAX(start, img_end)),
-						      (uintptr_t)__va(end), MAX(start, img_end),
-						      PT_R | PT_W };
+		r = add_ram_piece(r, start, MIN(end, img_start));
+		r = add_ram_piece(r, MAX(start, img_end), end);
 	}
 	return r;
 }
