@@ -28,7 +28,7 @@ static void clamp_ram_to_lowmem(struct boot_info *bi)
 		uint64_t kept_end = MIN(end, lowmem_end);
 
 		r->base = base;
-		r->size = kept_end > base ? kept_end - base : 0;
+		r->size = MAX(kept_end, base) - base; /* 0 if nothing is left */
 	}
 }
 
