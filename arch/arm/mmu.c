@@ -246,7 +246,7 @@ static uintptr_t stack_guard_page(void)
 static const struct kernel_range image_and_devices[] = {
 	IMAGE_PART(__text_start, __text_end, PT_R | PT_X),
 	IMAGE_PART(__rodata_start, __rodata_end, PT_R),
-	IMAGE_PART(__data_start, boot_svc_stack - PAGE_SIZE, PT_R | PT_W),
+	IMAGE_PART(__data_start, (uintptr_t)boot_svc_stack - PAGE_SIZE, PT_R | PT_W),
 	IMAGE_PART(boot_svc_stack, __kernel_end, PT_R | PT_W),
 	DEVICE_PAGE(ARM_UART_VA, ARM_UART_PA),
 	DEVICE_PAGE(ARM_GICD_VA, ARM_GICD_PA),
@@ -257,8 +257,9 @@ static const struct kernel_range image_and_devices[] = {
 static void map_kernel_half(const struct boot_info *bi)
 {
 	struct kernel_range linear[2 * BOOT_MAX_REGIONS];
+	const struct kernel_range *linear_end = add_linear_ram(linear, bi);
 
-	map_kernel_ranges(linear, add_linear_ram(linear, bi));
+	map_kernel_ranges(linear, linear_end);
 	map_kernel_ranges(image_and_devices, image_and_devices + ARRAY_SIZE(image_and_devices));
 }
 

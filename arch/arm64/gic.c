@@ -56,8 +56,8 @@ void a64_gic_probe(const struct fdt_item *compatible)
 unsigned a64_gic_frames(const struct a64_device_frame **frames)
 {
 	_Static_assert(VIRT_GICD_PA + VIRT_GICD_SIZE == VIRT_GICC_PA, "GICv2 frames not adjacent");
-	_Static_assert(((VIRT_GICD_PA | VIRT_GICD_SIZE | VIRT_GICC_SIZE | VIRT_GICR_PA |
-			 VIRT_GICR_SIZE) & (PAGE_SIZE - 1)) == 0,
+	_Static_assert(((VIRT_GICD_PA | VIRT_GICD_SIZE | (VIRT_GICD_SIZE + VIRT_GICC_SIZE) |
+			 VIRT_GICR_PA | VIRT_GICR_SIZE) & (PAGE_SIZE - 1)) == 0,
 		       "GIC frames must be page aligned (mapped as they are)");
 	static const struct a64_device_frame v2[] = {
 		{ VIRT_GICD_PA, VIRT_GICD_SIZE + VIRT_GICC_SIZE, "GIC distributor and CPU interface" },
