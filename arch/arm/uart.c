@@ -10,7 +10,7 @@ static struct pl011_tx uart_tx = PL011_TX_INIT;
 
 void arch_console_init(void)
 {
-	pl011_fifo_on(UART_BASE, &uart_tx);
+	pl011_try_fifo_on(UART_BASE, &uart_tx);
 	*pl011_reg(UART_BASE, PL011_CR) = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE;
 }
 

@@ -41,10 +41,17 @@ static inline volatile uint32_t *pl011_reg(uintptr_t base, unsigned off)
 	return (volatile uint32_t *)(base + off);
 }
 
-/* 8N1 with the FIFOs on (QEMU resets the PL011 with them off). Turning them on empties the
- * receive side: harmless at start-up, before the first prompt, so this is done once, then. */
-static inline void pl011_fifo_on(uintptr_t base, struct pl011_tx *tx)
+/* 8N1 with the FIFOs on (QEMU resets the PL011 with them off), unless input is already waiting.
+ * QEMU hands the UART input from the moment it starts, and turning the FIFO on empties the
+ * receive side (QEMU 7.2 only zeroes the count, so the waiting byte lingers until the next one
+ * overwrites it; later versions drop it at once). Taking the byte out first is no cure: reading
+ * DR lets QEMU deliver the next byte at once, and that one is lost instead. So when a script
+ * piped input in before the kernel got here, the FIFO stays off and output goes one FR poll a
+ * byte. Done once, at start-up. */
+static inline void pl011_try_fifo_on(uintptr_t base, struct pl011_tx *tx)
 {
+	if (!(*pl011_reg(base, PL011_FR) & PL011_FR_RXFE))
+		return;
 	*pl011_reg(base, PL011_LCR_H) = PL011_LCR_H_WLEN8 | PL011_LCR_H_FEN;
 	tx->burst = PL011_TX_FIFO_DEPTH;
 	tx->room = 0;
