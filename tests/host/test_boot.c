@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "host_files.h"
+
 #include "fdt_writer.h"
 
 static char **dtb_paths;
@@ -234,25 +236,6 @@ static void test_not_a_dtb(void **state)
 	free(blob);
 }
 
-static uint8_t *load(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*size = (size_t)n;
-	return buf;
-}
-
 /* QEMU's own trees (-m 128M): one RAM region at 0x40000000, the GIC handed to the arch once. */
 static void test_qemu_dtbs(void **state)
 {
@@ -262,7 +245,7 @@ static void test_qemu_dtbs(void **state)
 	for (int i = 0; i < nr_dtbs; i++) {
 		struct boot_info bi;
 		size_t size;
-		uint8_t *blob = load(dtb_paths[i], &size);
+		uint8_t *blob = host_load_file(dtb_paths[i], &size);
 
 		memset(&bi, 0, sizeof(bi));
 		arch_calls = 0;

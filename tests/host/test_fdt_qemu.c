@@ -13,27 +13,10 @@
 
 #include <cmocka.h>
 
+#include "host_files.h"
+
 static char **dtb_paths;
 static int nr_dtbs;
-
-static uint8_t *load(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*size = (size_t)n;
-	return buf;
-}
 
 static unsigned count_nodes(const void *fdt, int node)
 {
@@ -147,7 +130,7 @@ static void check_scan_matches_walk(const void *fdt)
 static void check_virt(const char *path)
 {
 	size_t size;
-	uint8_t *fdt = load(path, &size);
+	uint8_t *fdt = host_load_file(path, &size);
 	int root, node, len;
 	const uint8_t *p;
 	const char *s;

@@ -116,17 +116,6 @@ int vprintk(const char *fmt, va_list ap)
 	return n;
 }
 
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 /* --- Helpers. ------------------------------------------------------------------------------- */
 
 static const struct pt_geometry *g;

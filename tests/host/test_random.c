@@ -59,17 +59,6 @@ int vprintk(const char *fmt, va_list ap)
 	return vprintf(fmt, ap);
 }
 
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 /* --- helpers -------------------------------------------------------------------------------- */
 
 #define DRAWS 6
