@@ -34,10 +34,19 @@
 /* The identity map only carries the few instructions that turn the MMU on. */
 #define ATTR_IDENTITY (ATTR_NORMAL | PTE_UXN)
 
-/* head.S's uncleared pool: only the tables handed out are zeroed, each as far as its level has
- * entries. */
+/* head.S's uncleared pool of page-sized tables: only those handed out are zeroed. */
 extern uint64_t a64_boot_pool[A64_BOOT_POOL_TABLES][PAGE_SIZE / 8];
 static unsigned boot_pool_used;
+/* The three roots (the kernel's, the identity map's, the empty one) live apart, in BSS, which
+ * head.S has zeroed: a root has A64_ROOT_ENTRIES entries, with 16K and 64K granules far fewer
+ * than a page holds (2 and 64 with VA_BITS 48), and a page of the pool each pushed the image's
+ * end 192 KiB further with 64K pages, into a 2 MiB stretch of RAM nothing else touches at boot
+ * (QEMU backs guest RAM with huge pages: the first touch of one costs a third of a millisecond).
+ * TTBR wants a table aligned to its size, and to 64 bytes at least. */
+#define A64_ROOT_BYTES (A64_ROOT_ENTRIES * 8)
+enum { BOOT_ROOT_KERNEL, BOOT_ROOT_IDENTITY, BOOT_ROOT_EMPTY, NR_BOOT_ROOTS };
+static uint64_t boot_roots[NR_BOOT_ROOTS][A64_ROOT_ENTRIES]
+	__attribute__((aligned(MAX(64, A64_ROOT_BYTES))));
 uint64_t a64_booted_at_el2;
 /* Physical roots: the kernel's (TTBR1 for good), an empty table (TTBR0 with no user root). */
 phys_addr_t a64_kernel_root, a64_empty_root;
@@ -80,15 +89,14 @@ static __attribute__((noinline, aligned(16))) void boot_zero_entries(uint64_t *p
 	} while (p < end);
 }
 
-/* A table with its `entries` zeroed (a root may have far fewer than a granule holds: 2 with 16K
- * and VA_BITS 48, 64 with 64K). Kept out of line: one copy is translated once, where an inlined
- * copy per caller would each cost QEMU a translation. */
-static __attribute__((noinline)) uint64_t *boot_alloc_table(unsigned entries)
+/* A zeroed table below a root. Kept out of line: one copy is translated once, where an
+ * inlined copy per caller would each cost QEMU a translation. */
+static __attribute__((noinline)) uint64_t *boot_alloc_table(void)
 {
 	if (boot_pool_used == A64_BOOT_POOL_TABLES)
 		boot_die("boot table pool exhausted");
 	uint64_t *table = a64_boot_pool[boot_pool_used++];
-	boot_zero_entries(table, table + entries);
+	boot_zero_entries(table, table + PAGE_SIZE / 8);
 	return table;
 }
 
@@ -128,7 +136,7 @@ static uint64_t *boot_table_for(uint64_t *root, uint64_t va, unsigned level)
 	for (unsigned l = 0; l < level; l++) {
 		unsigned idx = boot_index(l, va);
 		if (!(table[idx] & PTE_VALID))
-			table[idx] = (uint64_t)(uintptr_t)boot_alloc_table(1u << A64_PT_BITS) |
+			table[idx] = (uint64_t)(uintptr_t)boot_alloc_table() |
 				     PTE_TYPE_TABLE;
 		table = (uint64_t *)(uintptr_t)(table[idx] & PTE_OA_MASK);
 	}
@@ -232,9 +240,9 @@ void a64_boot_map(void)
 	extern char __kernel_start[], __kernel_end[];
 	const uint64_t block = 1ULL << A64_BOOT_BLOCK_SHIFT;
 	uint64_t tcr = boot_tcr();
-	uint64_t *kroot = boot_alloc_table(A64_ROOT_ENTRIES);
-	uint64_t *idroot = boot_alloc_table(A64_ROOT_ENTRIES);
-	uint64_t *empty = boot_alloc_table(A64_ROOT_ENTRIES);
+	uint64_t *kroot = boot_roots[BOOT_ROOT_KERNEL];
+	uint64_t *idroot = boot_roots[BOOT_ROOT_IDENTITY];
+	uint64_t *empty = boot_roots[BOOT_ROOT_EMPTY];
 	uint64_t img_lo = (uint64_t)(uintptr_t)__kernel_start & ~(block - 1);
 	uint64_t img_hi = ((uint64_t)(uintptr_t)__kernel_end + block - 1) & ~(block - 1);
 

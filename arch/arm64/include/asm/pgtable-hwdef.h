@@ -20,16 +20,17 @@
 #define A64_LEVEL_SHIFT(level) (CONFIG_PAGE_SHIFT + A64_PT_BITS * (A64_PT_LEVELS - 1 - (level)))
 #define A64_ROOT_ENTRIES (1 << (CONFIG_VA_BITS - A64_LEVEL_SHIFT(0)))
 
-/* Tables boot_map.c can need: the kernel root; below it one table per level for the image and
- * the linear map under it, and one for the device window; the identity map's root and tables
- * down to its blocks (levels - 2 with 4K's level 1 blocks, at most levels - 1 otherwise); the
- * empty TTBR0 table. 4K adds two last-level tables, as they span only 2 MiB: one should the
- * image cross a 2 MiB line, one for the GIC (the UART lies in another 2 MiB); 16K and 64K ones
- * span 32 and 512 MiB. Tables arch_mmu_init adds (RAM above the image) come from pmm. */
+/* Tables below the roots boot_map.c can need (the three roots, the kernel's, the identity
+ * map's and the empty TTBR0 one, are apart): under the kernel root one table per level for the
+ * image and the linear map under it, and one for the device window; the identity map's tables
+ * down to its blocks (levels - 2 with 4K's level 1 blocks, at most levels - 1 otherwise). 4K
+ * adds two last-level tables, as they span only 2 MiB: one should the image cross a 2 MiB
+ * line, one for the GIC (the UART lies in another 2 MiB); 16K and 64K ones span 32 and 512
+ * MiB. Tables arch_mmu_init adds (RAM above the image) come from pmm. */
 #if CONFIG_PAGE_SHIFT == 12
-#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS)
+#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 3)
 #else
-#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 1)
+#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 4)
 #endif
 
 /* The block size of the boot identity map: 1 GiB (4K, level 1), 32 MiB (16K) or 512 MiB (64K),
