@@ -31,16 +31,14 @@ PROMPT = T.PROMPTS[0]
 
 
 class Qmp:
-    def __init__(self, path, deadline):
-        self.sock = socket.socket(socket.AF_UNIX)
-        while True:
-            try:
-                self.sock.connect(path)
-                break
-            except (FileNotFoundError, ConnectionRefusedError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)  # polling for QEMU to create its socket, with a deadline
+    """QMP over a socket this script listens on: QEMU (-qmp unix:PATH, as a client) connects to
+    it while starting, so accept() itself waits for QEMU, bounded by the timeout."""
+
+    def __init__(self, listener):
+        try:
+            self.sock, _ = listener.accept()
+        except socket.timeout:
+            raise S.Failure("QEMU did not connect to QMP within %.0f s" % STEP) from None
         self.buf = b""
         self.sock.settimeout(STEP)
         self._reply()  # the greeting
@@ -55,7 +53,10 @@ class Qmp:
                 if "event" not in msg:
                     return msg
                 continue
-            data = self.sock.recv(65536)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                raise S.Failure("no QMP reply within %.0f s" % STEP) from None
             if not data:
                 raise S.Failure("QMP closed")
             self.buf += data
@@ -80,12 +81,16 @@ def main():
     m = M.Machine(args[0], build_root=args[2] if args[1:2] == ["--build-root"] else None)
     with tempfile.TemporaryDirectory(prefix="rndbits-typeahead-") as tmp:
         path = os.path.join(tmp, "qmp")
-        argv = m.command(serial="stdio", extra=["-S", "-qmp", "unix:%s,server=on,wait=off" % path])
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(path)
+        listener.listen(1)
+        listener.settimeout(STEP)
+        argv = m.command(serial="stdio", extra=["-S", "-qmp", "unix:%s" % path])
         console = S.Console(argv, bound=int(4 * STEP))
         out = ""
         try:
             deadline = time.monotonic() + STEP
-            qmp = Qmp(path, deadline)
+            qmp = Qmp(listener)
             console.send(b"sysctl vm.mmap_rnd_bits\r")
             while uart_flags(qmp) & FR_RXFE:
                 if time.monotonic() > deadline:
@@ -96,10 +101,14 @@ def main():
             while out.count("\n" + PROMPT) < 2:
                 out += console.read_until(S.prompt_end(T.PROMPTS), time.monotonic() + STEP)
             answer = out.split("\n" + PROMPT, 1)[1]
+        except S.Failure as e:
+            print("FAIL: %s: %s" % (args[0], e))
+            return 1
         except (S.Timeout, S.EarlyExit):
             answer = out + console.pending + "\n(no second prompt within %.0f s)" % STEP
         finally:
             console.kill()
+            listener.close()
     if not re.search(r"^vm\.mmap_rnd_bits = \d+\r?$", answer, re.M):
         print("FAIL: %s: the command sent before the kernel started was not run as sent; after "
               "the first prompt the console said:\n%s" % (args[0], answer))
