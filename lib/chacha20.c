@@ -13,6 +13,7 @@
  * key straight over the old one and the output straight into the generator's buffer, so no
  * copy of key material is left in a local array to wipe. */
 #include <lib/chacha20.h>
+#include <lib/unaligned.h>
 
 #define CHACHA_KEY_BYTES 32
 #define CHACHA_OUT_BYTES ((unsigned)sizeof(((struct chacha_rng *)0)->buf))
@@ -29,23 +30,19 @@ static inline uint32_t rotl32(uint32_t v, unsigned n)
 	return (v << n) | (v >> (32 - n));
 }
 
-/* Every target is little-endian, so the RFC's little-endian words are the CPU's own. A
- * four-byte memcpy assumes no alignment and compiles to one load or store; written out byte by
- * byte, GCC merges the eight stores of a block's half into a long chain of bit-field inserts
- * (about 60 instructions, translated and run on every refill under QEMU). */
+/* Every target is little-endian, so the RFC's little-endian words are the CPU's own, loaded and
+ * stored whole (include/lib/unaligned.h): written out byte by byte, GCC merged the eight stores of a
+ * block's half into about 60 bit-field inserts, translated and run on every refill under QEMU. */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ChaCha20 words are stored natively");
 
 static inline uint32_t load_le32(const uint8_t *p)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
+	return load_u32_unaligned(p);
 }
 
 static inline void store_le32(uint8_t *p, uint32_t v)
 {
-	__builtin_memcpy(p, &v, sizeof(v));
+	store_u32_unaligned(p, v);
 }
 
 /* Stores through a volatile pointer, so that the compiler cannot drop them as dead stores:

@@ -9,6 +9,7 @@
  * Node offsets are offsets of FDT_BEGIN_NODE tokens from the start of the structure block (the
  * root is 0), as in libfdt. */
 #include <lib/fdt.h>
+#include <lib/unaligned.h>
 
 #define FDT_MAGIC 0xd00dfeedu
 #define FDT_HEADER_BYTES 40u
@@ -539,15 +540,6 @@ bool fdt_prop_has_string(const struct fdt_item *prop, const char *s)
 	return fdt_prop_string_index(prop, &s, 1) == 0;
 }
 
-/* The 4 bytes at p as one word, in the CPU's byte order (which the test below does not mind). */
-static inline uint32_t load_word(const uint8_t *p)
-{
-	uint32_t x;
-
-	__builtin_memcpy(&x, p, sizeof(x));
-	return x;
-}
-
 /* Does the word hold a zero byte? Subtracting 1 from every byte sets the top bit of a byte that
  * was 0 (and, by the borrow it causes, maybe of bytes above it: only when there is a zero byte);
  * "& ~x" drops the bytes whose top bit was set before. Without a zero byte nothing borrows, and
@@ -569,7 +561,7 @@ static uint32_t after_node_name(const struct fdt_view *v, uint32_t off)
 	uint32_t at = off + 4;
 
 	for (; size - at >= 4; at += 4) {
-		if (word_has_zero_byte(load_word(v->structs + at)))
+		if (word_has_zero_byte(load_u32_unaligned(v->structs + at)))
 			return at + 4;
 	}
 	for (; at < size; at++) {

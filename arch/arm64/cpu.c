@@ -1,6 +1,7 @@
 /* Power, time, entropy and idle on QEMU virt with -cpu max. */
 #include <arch/cpu.h>
 #include <asm/arm64.h>
+#include <lib/unaligned.h>
 
 const char arch_machine_name[] = "virt";
 const char arch_cpu_name[] = "max";
@@ -94,7 +95,7 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 	for (; len - done >= sizeof(v); done += sizeof(v)) {
 		if (!rndr_retrying(&v))
 			return done;
-		__builtin_memcpy(buf + done, &v, sizeof(v));
+		store_u64_unaligned(buf + done, v);
 	}
 	if (done < len && rndr_retrying(&v))
 		for (; done < len; done++, v >>= 8)
