@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "fdt_assert.h"
 #include "host_files.h"
 
 static char **dtb_paths;
@@ -111,16 +112,9 @@ static void check_scan_matches_walk(const void *fdt)
 		if (!top)
 			continue;
 		assert_true(fdt_scan_next(&s, &got));
-		assert_int_equal(got.kind, want.kind);
-		assert_int_equal(got.depth, want.depth);
-		assert_ptr_equal(got.name, want.name);
-		if (got.kind == FDT_ITEM_NODE) {
-			assert_int_equal(got.node, want.node);
+		assert_same_fdt_item(&got, &want);
+		if (got.kind == FDT_ITEM_NODE)
 			fdt_scan_read_props(&s, true);
-		} else {
-			assert_ptr_equal(got.value, want.value);
-			assert_int_equal(got.len, want.len);
-		}
 		items++;
 	}
 	assert_false(fdt_scan_next(&s, &got));
