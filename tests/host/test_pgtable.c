@@ -301,17 +301,25 @@ static void test_existing_leaf(void **state)
 	assert_int_equal(page_flushes, 0);
 }
 
+/* n pages from va mapped again with PT_MAP_REPLACE: all of them now map va's own frames
+ * read-write, nothing after them is mapped, and `flushes` TLB flushes were made in all. */
+static void assert_replaced_run(uint64_t va, unsigned n, unsigned flushes)
+{
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), n * PAGE, USER_RW, PT_MAP_REPLACE),
+			 0);
+	for (unsigned i = 0; i < n; i++)
+		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
+	assert_unmapped(va + n * PAGE);
+	assert_int_equal(page_flushes, flushes);
+}
+
 /* PT_MAP_REPLACE: every leaf of the range replaced, and only the replaced ones flushed. */
 static void test_replace(void **state)
 {
 	const uint64_t va = 8 * block;
 
 	assert_int_equal(pt_map(root, (uintptr_t)(va + PAGE), pa_of(va), 2 * PAGE, USER_RO, 0), 0);
-	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 4 * PAGE, USER_RW, PT_MAP_REPLACE),
-			 0);
-	for (unsigned i = 0; i < 4; i++)
-		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
-	assert_int_equal(page_flushes, 2);
+	assert_replaced_run(va, 4, 2);
 }
 
 /* One run of pages over a table that already holds a leaf and a non-zero invalid descriptor:
@@ -340,12 +348,7 @@ static void test_run_over_occupied_slots(void **state)
 	assert_unmapped(va + 3 * PAGE);
 	assert_int_equal(page_flushes, 0);
 
-	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, PT_MAP_REPLACE),
-			 0);
-	for (unsigned i = 0; i < 8; i++)
-		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
-	assert_unmapped(va + 8 * PAGE);
-	assert_int_equal(page_flushes, 3); /* the two pages of the first call and the RO one */
+	assert_replaced_run(va, 8, 3); /* the two pages of the first call and the RO one */
 }
 
 /* Occupied slots at the edges of runs: the last slot of a table (the run stops right at the
@@ -369,12 +372,7 @@ static void test_occupied_run_edges(void **state)
 			 -EEXIST);
 	assert_unmapped(table_end);
 
-	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 8 * PAGE, USER_RW, PT_MAP_REPLACE),
-			 0);
-	for (unsigned i = 0; i < 8; i++)
-		assert_maps(va + i * PAGE, pa_of(va + i * PAGE), last, USER_RW);
-	assert_unmapped(va + 8 * PAGE);
-	assert_int_equal(page_flushes, 4); /* the three pages of the first call and the RO one */
+	assert_replaced_run(va, 8, 4); /* the three pages of the first call and the RO one */
 }
 
 /* Blocks on both sides of 4 GiB of output address, each to its own: where a format keeps
