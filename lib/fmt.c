@@ -198,8 +198,10 @@ static __attribute__((noinline, noclone)) void emit_field(struct sink *s, const 
 
 /* Digits of v, most significant first, ending at end; returns the first. The base's divisor or
  * shift is chosen once, not per digit. Each loop is entered through its test, after the units
- * digit is written: so it starts a block of its own, which QEMU translates once (a loop entered
- * from the code above it has its body translated twice). */
+ * digit is written: so its body starts a block of its own, which QEMU translates once (a loop
+ * entered from the code above it has its body translated twice). Not always: where the
+ * compiler pads the loop's start with an alignment nop, as arm64 builds sometimes do, the block
+ * that falls in starts at the nop and holds the body too. */
 static char *word_digits(char *p, uint32_t v, const struct conv *c)
 {
 	if (c->shift == 0) {
