@@ -121,10 +121,10 @@ a64_early_exception:
 .Learly_exit_block:
 	.quad	0x20026, 4			/* ADP_Stopped_ApplicationExit, EXIT_EXCEPTION */
 
-/* Memory the kernel initialises itself, so BSS clearing skips it (linker/arm64.ld .noclear):
+/* Memory the kernel initialises itself, so BSS clearing skips it (linker/arm64.ld .noclear.head):
  * the kernel stack with its guard below it (see trap_frame.h), the emergency stack the vectors
  * switch to when the kernel stack has overflowed, and the boot page-table pool. */
-	.section .noclear, "aw", %nobits
+	.section .noclear.head, "aw", %nobits
 	.balign	(2 * KSTACK_SIZE)
 	.globl	a64_kstack_guard, a64_kstack_bottom, a64_kstack_top
 a64_kstack_guard:
