@@ -157,6 +157,37 @@ def measure_boot(m, boots):
             "boot_ratio_lo": lo, "boot_ratio_hi": hi}
 
 
+def ram_touched_kib(pid, memory_kib):
+    """Resident KiB of the guest's RAM in QEMU (its mapping of exactly -m bytes). QEMU backs
+    guest RAM with transparent huge pages, so this moves in 2 MiB steps, and each step is a host
+    page fault that clears 2 MiB (about a third of a millisecond): a boot that touches one more
+    2 MiB stretch than the floor pays that, however little it writes there."""
+    size = None
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            m = re.match(r"([0-9a-f]+)-([0-9a-f]+) ", line)
+            if m:
+                size = (int(m.group(2), 16) - int(m.group(1), 16)) // 1024
+            elif line.startswith("Rss:") and size == memory_kib:
+                return int(line.split()[1])
+    raise BenchError("no %d KiB mapping (the guest's RAM) in QEMU's smaps" % memory_kib)
+
+
+def measure_ram_touched(m):
+    """Guest RAM resident at the prompt, rndbits and the floor, one boot each."""
+    memory_kib = int(m.desc["memory"].rstrip("M")) * 1024
+    argv = m.command(serial="stdio")
+    out = {}
+    for key, a in (("ram_kib", argv), ("floor_ram_kib", argv_with_image(argv, floor_image(m)))):
+        g = Guest(a, deadline_s=30)
+        try:
+            g.wait_prompt()
+            out[key] = ram_touched_kib(g.proc.pid, memory_kib)
+        finally:
+            g.kill()
+    return out
+
+
 def median_interval(values, level=0.90, resamples=2000):
     """A bootstrap interval for the median of values: the single pairs' ratios scatter widely on
     a shared host (0.6 to 1.9 is common), so the median alone does not say how far to trust it.
@@ -336,6 +367,10 @@ def fmt_int(v):
     return "—" if v is None else "{:,}".format(v)
 
 
+def fmt_mib(kib):
+    return "—" if kib is None else "%g" % (kib / 1024)
+
+
 def render(results, facts, test, started, args):
     L = []
     L.append("# rndbits benchmarks")
@@ -358,7 +393,9 @@ def render(results, facts, test, started, args):
              "under TCG each block costs a few microseconds and each instruction in it about one, "
              "which is where the boot's time goes. Executed: guest instructions executed "
              "before the prompt, the floor's in brackets (x86: SeaBIOS included). Both from QEMU's logs "
-             "(`-d in_asm,exec,nochain`), so exact whatever the host's load." % args.boots)
+             "(`-d in_asm,exec,nochain`), so exact whatever the host's load. RAM touched: guest RAM "
+             "resident in QEMU at the prompt, the floor's in brackets; QEMU backs it with 2 MiB "
+             "huge pages, and each one first touched costs about a third of a millisecond." % args.boots)
     L.append("- Exec: `bench exec %d hello` in the guest, timed with the guest's counter (CNTVCT "
              "or TSC); instructions per exec from a second run under `-icount shift=0`. Layout: "
              "`bench layout %d` and `aslr sample 65536 --layout-only`." % (args.execs, args.layouts))
@@ -366,18 +403,20 @@ def render(results, facts, test, started, args):
     L.append("## Boot to prompt")
     L.append("")
     L.append("| preset | floor (ms) | rndbits (ms) | ratio | ≤ %.2f | in the guest: kernel_main, "
-             "ready (ms) | translated: blocks, instructions (floor) | instructions executed (floor) |" % GOALS["boot_ratio"])
-    L.append("|---|---:|---:|---:|:-:|---:|---:|---:|")
+             "ready (ms) | translated: blocks, instructions (floor) | instructions executed (floor) | "
+             "RAM touched, MiB (floor) |" % GOALS["boot_ratio"])
+    L.append("|---|---:|---:|---:|:-:|---:|---:|---:|---:|")
     for p, r in results.items():
         if "boot_ratio" in r:
             guest = ("%.1f, %.1f" % (r["guest_main_ms"], r["guest_ready_ms"])
                      if "guest_ready_ms" in r else "—")
-            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s, %s (%s, %s) | %s (%s) |" % (
+            L.append("| %s | %.1f | %.1f | %.3f [%.2f–%.2f] | %s | %s | %s, %s (%s, %s) | %s (%s) | %s (%s) |" % (
                 p, r["floor_ms"], r["boot_ms"], r["boot_ratio"], r["boot_ratio_lo"],
                 r["boot_ratio_hi"], ok(r["boot_ratio"] <= GOALS["boot_ratio"]), guest,
                 fmt_int(r.get("blocks")), fmt_int(r.get("translated_insns")),
                 fmt_int(r.get("floor_blocks")), fmt_int(r.get("floor_translated_insns")),
-                fmt_int(r.get("boot_insns")), fmt_int(r.get("floor_boot_insns"))))
+                fmt_int(r.get("boot_insns")), fmt_int(r.get("floor_boot_insns")),
+                fmt_mib(r.get("ram_kib")), fmt_mib(r.get("floor_ram_kib"))))
     L.append("")
     L.append("## Exec and layout sampling")
     L.append("")
@@ -454,6 +493,7 @@ def main():
             r.update(elf_sizes(m.symbols))
             r.update(measure_boot(m, args.boots))
             r.update(measure_blocks(m))
+            r.update(measure_ram_touched(m))
             r.update(measure_guest(m, args.execs, args.layouts, args.idle))
             if args.icount_execs:
                 r["instructions"] = measure_instructions(m, args.icount_execs)
