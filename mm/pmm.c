@@ -55,8 +55,12 @@ struct frame_range {
 };
 
 /* Mark frames [r.first, r.end) used, a bitmap word at a time (the kernel image alone is
- * hundreds of frames), and take from free_frames those of them that were free until now. */
-static void take_frames(struct frame_range r)
+ * hundreds of frames), and take from free_frames those of them that were free until now.
+ * no-tree-ch: gcc would copy the loop's test in front of it, so that the loop is entered by
+ * falling into its body, and QEMU would translate the body twice (once behind that test and
+ * its set-up, once from the back edge); without the copy the loop is entered by a jump to its
+ * test, and the body is translated once. */
+static __attribute__((optimize("no-tree-ch"))) void take_frames(struct frame_range r)
 {
 	frame_t taken = 0;
 
