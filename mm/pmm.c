@@ -87,8 +87,9 @@ static __attribute__((noinline)) struct frame_range span_frames(const struct mem
 								bool whole)
 {
 	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
-	phys_addr_t end = r->base + r->size;
-	end = end < r->base ? ~(phys_addr_t)0 : end; /* past 2^64: up to the top */
+	/* Past 2^64: up to the top. (A size clipped to what fits, not an end tested for a wrap:
+	 * the compiler turns that test into a branch.) */
+	phys_addr_t end = r->base + MIN(r->size, ~r->base);
 	phys_addr_t lo = MIN(MAX(r->base, base_pa), span_end);
 	phys_addr_t hi = MIN(MAX(end, base_pa), span_end);
 	phys_addr_t round_lo = whole ? PAGE_SIZE - 1 : 0; /* up for RAM, down for reserved */
