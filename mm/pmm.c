@@ -164,11 +164,12 @@ void pmm_init(const struct boot_info *bi)
 	frame_t bits = words * BITS_PER_WORD;
 	memset(bitmap, 0, (size_t)words * sizeof(unsigned long));
 	free_frames = bits;
+	frame_t from = 0;
 	for (unsigned i = 0;; i++) {
-		frame_t from = i ? span_frames(&bi->ram[i - 1], true).end : 0;
 		take_frames((struct frame_range){ from, next_ram_frame(bi, from, bits) });
 		if (i == bi->nr_ram)
 			break;
+		from = span_frames(&bi->ram[i], true).end;
 	}
 	total_frames = free_frames; /* RAM regions that overlap count their common frames once */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
