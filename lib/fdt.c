@@ -95,6 +95,7 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	uint32_t total, version, off_struct, size_struct, off_strings, size_strings, off_rsvmap;
 	const uint8_t *h = fdt;
 	uint32_t w[FDT_HEADER_BYTES / 4];
+	uint8_t last_string_byte;
 	bool bad;
 
 	if (!fdt || max_size < FDT_HEADER_BYTES)
@@ -120,13 +121,21 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	      ((off_struct & 3) != 0) | block_misplaced(off_struct, size_struct, total) |
 	      (size_struct > 0x7fffffffu) | block_misplaced(off_strings, size_strings, total) |
 	      block_misplaced(off_rsvmap, 0, total);
-	if (bad)
-		return false;
+	/* The byte before the end of the strings block (inside the blob once the checks pass: the
+	 * block starts at 40 or more, and ends inside it), or the header's first if they do not, so
+	 * that a good header whose strings block ends with a NUL, as it should, is told from the
+	 * rest by one test, not a test and the loop of terminated_size. */
+	last_string_byte = h[select_u32(bad, 0, off_strings + size_strings - 1)];
+	if (bad | (last_string_byte != 0)) {
+		if (bad)
+			return false;
+		size_strings = terminated_size(h + off_strings, size_strings);
+	}
 	if (v) {
 		v->structs = (const uint8_t *)fdt + off_struct;
 		v->struct_size = size_struct;
 		v->strings = (const uint8_t *)fdt + off_strings;
-		v->strings_size = terminated_size(v->strings, size_strings);
+		v->strings_size = size_strings;
 	}
 	return true;
 }
@@ -549,6 +558,23 @@ static inline bool word_has_zero_byte(uint32_t x)
 	return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
 }
 
+/* What fdt_scan_next reads instead of a property's header that would not fit in the structure
+ * block: a name offset no strings block reaches (header_ok places the block at 40 or more,
+ * inside a total size of at most 0xffffffff), so that a property cut off by the end of the block
+ * is refused by the test that refuses a name outside the strings, not by a test of its own. */
+static const uint8_t past_the_block[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+
+/* past_the_block's address, with its contents hidden from the compiler: knowing them, GCC would
+ * turn the read into a branch to a copy of the code that follows with the values folded in,
+ * where a conditional select of the address does (an empty asm: no instruction). */
+static inline const uint8_t *past_the_block_unknown(void)
+{
+	const uint8_t *p = past_the_block;
+
+	__asm__("" : "+r"(p));
+	return p;
+}
+
 /* Offset of the token after the FDT_BEGIN_NODE at off (which the caller has checked lies inside
  * the block), or 0 if the node's name has no NUL inside the block. The name starts on a word
  * boundary and is padded with zeros to the next one, so the token after it starts at the word
@@ -598,13 +624,11 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 		uint32_t token = be32(p);
 
 		if (token == FDT_PROP) {
-			uint32_t len, nameoff;
+			/* A property's length and name offset, or past_the_block's where they would
+			 * not fit (refused by the name offset test, as size - off - 12 wraps). */
+			const uint8_t *hdr = off + 12 <= size ? p : past_the_block_unknown();
+			uint32_t len = be32(hdr + 4), nameoff = be32(hdr + 8);
 
-			if (off + 12 > size)
-				break;
-			len = be32(p + 4);
-			nameoff = be32(p + 8);
-			/* (size - off - 12 does not wrap: the test above.) */
 			if ((len > size - off - 12) | (nameoff >= s->v.strings_size))
 				break;
 			off = align4(off + 12 + len);
@@ -633,18 +657,17 @@ bool fdt_scan_next(struct fdt_scan *s, struct fdt_item *item)
 				s->off = off;
 				return true;
 			}
-		} else if ((token == FDT_END_NODE) | (token == FDT_NOP)) {
-			/* One word each, and one path for both: a NOP changes nothing else. */
-			bool end = token == FDT_END_NODE;
+		} else {
+			/* A node's end or a NOP: one word each, and one path for both (a NOP changes
+			 * nothing else), tested once for being neither (a corrupt token) or for ending
+			 * the root, which ends the scan, or a node before any began. */
+			bool end = token == FDT_END_NODE, other = !end & (token != FDT_NOP);
 
-			/* The root's end ends the scan, as does a node ending before any began. */
-			if (end & (s->open <= 1))
+			if (other | (end & (s->open <= 1)))
 				break;
 			s->open -= end;
 			s->props &= !end;
 			off += 4;
-		} else {
-			break;
 		}
 	}
 	s->off = size; /* ended, for good */
