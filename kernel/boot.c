@@ -75,9 +75,12 @@ enum dtb_node {
 };
 
 /* The properties boot_parse_dtb keeps, ordered by the node they are read from, so that the
- * ones a node may have are a run of the table, looked up with one call. (The arch's property is
- * not kept: it is handed to the arch at once.) */
+ * ones a node may have are a run of the table, looked up with one call. The arch's property has
+ * a slot too, so that read_prop stores every property it finds the same way (it is handed to the
+ * arch at once, and its slot never read), and so has a property not wanted (NO_FIELD: first, so
+ * that a run's first field less one, where a failed lookup points, is a field). */
 enum dtb_field {
+	NO_FIELD,
 	/* The root's: the layout of the memory nodes' "reg". */
 	ADDRESS_CELLS,
 	SIZE_CELLS,
@@ -86,6 +89,7 @@ enum dtb_field {
 	BOOTARGS,
 	RNG_SEED,
 	KASLR_SEED,
+	ARCH_PROP,
 	NR_DTB_FIELDS
 };
 
@@ -100,15 +104,15 @@ static const char *const field_names[NR_DTB_FIELDS] = {
 };
 
 /* The run of field_names each node's properties are looked up in (ARCH's one name is the
- * arch's, not in the table). */
+ * arch's, not in the table: see prop_names_of). */
 static const struct {
 	uint8_t first, end;
 } node_fields[] = {
 	[ROOT] = { ADDRESS_CELLS, DEVICE_TYPE },
 	[MEMORY] = { DEVICE_TYPE, BOOTARGS },
-	[CHOSEN] = { BOOTARGS, NR_DTB_FIELDS },
-	[ARCH] = { 0, 1 },
-	[OTHER] = { 0, 0 },
+	[CHOSEN] = { BOOTARGS, ARCH_PROP },
+	[ARCH] = { ARCH_PROP, NR_DTB_FIELDS },
+	[OTHER] = { ADDRESS_CELLS, ADDRESS_CELLS }, /* none, and a run all the same */
 };
 
 /* The length a field must have to be kept (0: any): one cell for the root's two, and for
@@ -212,11 +216,25 @@ static uint32_t first_char_bits(const char *const *names, unsigned n)
 	return bits;
 }
 
+/* c ? a : b, computed without a branch: GCC makes the conditional expression a branch here
+ * (and then a copy of what follows for each side), and QEMU translates each side as a block. */
+static inline uintptr_t select_bits(bool c, uintptr_t a, uintptr_t b)
+{
+	uintptr_t mask = -(uintptr_t)c;
+
+	return (a & mask) | (b & ~mask);
+}
+
+static inline const void *select_ptr(bool c, const void *a, const void *b)
+{
+	return (const void *)select_bits(c, (uintptr_t)a, (uintptr_t)b);
+}
+
 /* Where the properties of a node of this kind are looked up: its run of field_names, or the
  * arch's one name. */
 static const char *const *prop_names_of(const struct dtb_reader *r, enum dtb_node node)
 {
-	return node == ARCH ? &r->arch->prop : field_names + node_fields[node].first;
+	return select_ptr(node == ARCH, &r->arch->prop, field_names + node_fields[node].first);
 }
 
 /* A top-level node: read its properties if it is one of those wanted. */
@@ -233,30 +251,28 @@ static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *nam
 	r->node = node_of[i + 1];
 	r->prop_names = prop_names_of(r, r->node);
 	/* Only the first chosen: no node name has a slash. */
-	r->nodes[CHOSEN] = r->node == CHOSEN ? "/" : r->nodes[CHOSEN];
+	r->nodes[CHOSEN] = select_ptr(r->node == CHOSEN, "/", r->nodes[CHOSEN]);
 	/* A memory node's two properties are its own, not the last one's. */
 	r->found &= ~MEMORY_FIELDS;
 	fdt_scan_read_props(s, r->node != OTHER);
 }
 
+/* A property of the node being read: kept if it is one of the node's fields (of the length the
+ * field must have), handed to the arch if it is the arch's. Every property is stored, one not
+ * kept in the NO_FIELD slot: a store where a test would be a block for QEMU to translate. */
 static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 {
 	unsigned first = node_fields[r->node].first;
 	int i = fdt_name_index(prop->name, r->prop_names, node_fields[r->node].end - first, false);
+	unsigned k = first + (unsigned)i; /* a field, even when i is -1 */
+	bool keep = (i >= 0) & ((field_len[k] == 0) | (prop->len == field_len[k]));
 
-	if (i < 0)
-		return;
-	if (r->node == ARCH) {
-		r->arch->found(prop);
-		return;
-	}
-	unsigned k = first + (unsigned)i;
-
-	if ((field_len[k] != 0) & (prop->len != field_len[k]))
-		return;
+	k = (unsigned)select_bits(keep, k, NO_FIELD);
 	r->field[k].value = prop->value;
 	r->field[k].len = prop->len;
 	r->found |= FOUND(k);
+	if (k == ARCH_PROP)
+		r->arch->found(prop);
 	if ((r->found & MEMORY_FIELDS) == MEMORY_FIELDS)
 		add_memory_node(r);
 }
