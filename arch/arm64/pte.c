@@ -47,15 +47,14 @@ const struct pt_geometry *arch_pt_geometry(void)
 
 /* Blocks exist at Arm level 2 for every granule and at level 1 for 4K (1 GiB); bigger ones need
  * 52-bit addressing (FEAT_LPA/LPA2), which rndbits does not enable. */
+#define LEAF_ALLOWED(level)                                                                  \
+	((level) < A64_PT_LEVELS &&                                                          \
+	 ((level) == LAST_LEVEL || A64_HW_LEVEL(level) == 2 ||                               \
+	  (CONFIG_PAGE_SHIFT == 12 && A64_HW_LEVEL(level) == 1)))
+
 bool arch_pte_leaf_allowed(unsigned level)
 {
-	if (level >= A64_PT_LEVELS)
-		return false;
-	if (level == LAST_LEVEL)
-		return true;
-	if (A64_HW_LEVEL(level) == 2)
-		return true;
-	return CONFIG_PAGE_SHIFT == 12 && A64_HW_LEVEL(level) == 1;
+	return LEAF_ALLOWED(level);
 }
 
 pte_t arch_pte_make_table(unsigned level, phys_addr_t table_pa)
@@ -93,38 +92,50 @@ pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 	return (pa & PTE_OA_MASK) | prot_to_attrs(prot) | type;
 }
 
+#define PXN_SHIFT __builtin_ctzll(PTE_PXN)
+
+/* Branch-free (the execute-never bit that applies is picked by shifting, not by a test): every
+ * boot decodes descriptors in its walks, and each branch would end a block QEMU translates. */
 static unsigned attrs_to_prot(pte_t pte)
 {
-	unsigned prot = PT_R;
 	unsigned attr = (unsigned)((pte & PTE_ATTRINDX_MASK) >> 2);
+	bool user = (pte & PTE_AP_USER) != 0;
+	/* UXN for a user mapping, PXN for a kernel one: UXN is the bit above PXN. */
+	bool xn = (pte >> (PXN_SHIFT + user)) & 1;
+	unsigned prot = PT_R;
 
-	if (pte & PTE_AP_USER)
-		prot |= PT_USER;
-	if (!(pte & PTE_AP_RDONLY))
-		prot |= PT_W;
-	if (!(pte & ((pte & PTE_AP_USER) ? PTE_UXN : PTE_PXN)))
-		prot |= PT_X;
-	if (!(pte & PTE_NG))
-		prot |= PT_GLOBAL;
-	if (attr == MT_DEVICE_nGnRE || attr == MT_DEVICE_nGnRnE)
-		prot |= PT_DEVICE;
+	prot |= user ? PT_USER : 0;
+	prot |= pte & PTE_AP_RDONLY ? 0 : PT_W;
+	prot |= xn ? 0 : PT_X;
+	prot |= pte & PTE_NG ? 0 : PT_GLOBAL;
+	prot |= attr == MT_DEVICE_nGnRE || attr == MT_DEVICE_nGnRnE ? PT_DEVICE : 0;
 	return prot;
 }
+_Static_assert(PTE_UXN == PTE_PXN << 1, "attrs_to_prot finds UXN one bit above PXN");
 
-/* What the walker makes of a descriptor at this level. Type 11 is a table above the last level
- * and a page at it; type 01 is a block where blocks exist, and elsewhere a reserved encoding
- * the hardware faults on as on an invalid entry. */
+/* What the walker makes of a descriptor, by level and type bits [1:0]. Type 11 is a table above
+ * the last level and a page at it; type 01 is a block where blocks exist, and elsewhere a
+ * reserved encoding the hardware faults on as on an invalid entry; bit 0 clear is invalid. A
+ * look-up, not tests: the same reason as above. */
+#define BLOCK_AT(level) ((level) != LAST_LEVEL && LEAF_ALLOWED(level) ? PTE_BLOCK : PTE_INVALID)
+#define TABLE_AT(level)                                                                      \
+	((level) == LAST_LEVEL ? PTE_PAGE : (level) < A64_PT_LEVELS ? PTE_TABLE : PTE_INVALID)
+#define KINDS_AT(level) { PTE_INVALID, BLOCK_AT(level), PTE_INVALID, TABLE_AT(level) }
+static const unsigned char entry_kinds[PT_MAX_LEVELS][4] = {
+	KINDS_AT(0), KINDS_AT(1), KINDS_AT(2), KINDS_AT(3), KINDS_AT(4),
+};
+_Static_assert(A64_PT_LEVELS < PT_MAX_LEVELS, "the last row of entry_kinds is all invalid");
+
+/* A level past the last one finds the last row, where nothing is valid. */
 static enum pte_kind entry_kind(unsigned level, pte_t pte)
 {
-	bool type_11 = (pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE;
+	return entry_kinds[MIN(level, PT_MAX_LEVELS - 1)][pte & PTE_TYPE_MASK];
+}
 
-	if (!(pte & PTE_VALID))
-		return PTE_INVALID;
-	if (level == LAST_LEVEL)
-		return type_11 ? PTE_PAGE : PTE_INVALID;
-	if (type_11)
-		return PTE_TABLE;
-	return arch_pte_leaf_allowed(level) ? PTE_BLOCK : PTE_INVALID;
+/* All ones where cond holds, else zero: a select without a branch. */
+static uint64_t mask_if(bool cond)
+{
+	return 0 - (uint64_t)cond;
 }
 
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
@@ -132,10 +143,11 @@ void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 	enum pte_kind kind = entry_kind(level, pte);
 	bool leaf = kind == PTE_BLOCK || kind == PTE_PAGE;
 
+	/* Worked out for every descriptor and masked off where they mean nothing. */
 	out->kind = kind;
-	out->pa = kind == PTE_INVALID ? 0 : pte & PTE_OA_MASK;
-	out->prot = leaf ? attrs_to_prot(pte) : 0;
-	out->accessed = kind == PTE_TABLE || (leaf && (pte & PTE_AF));
+	out->pa = pte & PTE_OA_MASK & mask_if(kind != PTE_INVALID);
+	out->prot = attrs_to_prot(pte) & (unsigned)mask_if(leaf);
+	out->accessed = (kind == PTE_TABLE) | (leaf & ((pte & PTE_AF) != 0));
 }
 
 static char *append(char *p, char *end, const char *s)
