@@ -16,8 +16,10 @@
  *            its bitmap in before arch_mmu_init maps the rest of RAM;
  *          the PL011 at IO_ADDRESS(), Device-nGnRE, for printk until then, and the table the
  *            GIC's frames go in.
- *   TTBR0: identity of the blocks holding the image, only until the jump to the high address.
- * Tables come from head.S's boot pool, which stays reserved as part of the image. */
+ *   TTBR0: identity of the block holding the image, only until the jump to the high address.
+ * The leaf size of each is known here (linker/arm64.ld asserts what the image's layout must
+ * give), so no code chooses one: under QEMU every branch of code that runs once is paid for in
+ * translation. Tables come from head.S's boot pool, which stays reserved as part of the image. */
 #include <types.h>
 #include <asm/arm64.h>
 #include <asm/memory.h>
@@ -34,20 +36,26 @@
 /* The identity map only carries the few instructions that turn the MMU on. */
 #define ATTR_IDENTITY (ATTR_NORMAL | PTE_UXN)
 
-/* head.S's uncleared pool of page-sized tables: only those handed out are zeroed. */
+/* head.S's uncleared pool of page-sized tables. */
 extern uint64_t a64_boot_pool[A64_BOOT_POOL_TABLES][PAGE_SIZE / 8];
 static unsigned boot_pool_used;
-/* The three roots (the kernel's, the identity map's, the empty one) live apart, in BSS, which
+/* The three roots (the kernel's, the empty one, the identity map's) live apart, in BSS, which
  * head.S has zeroed: a root has A64_ROOT_ENTRIES entries, with 16K and 64K granules far fewer
  * than a page holds (2 and 64 with VA_BITS 48), and a page of the pool each pushed the image's
  * end 192 KiB further with 64K pages, into a 2 MiB stretch of RAM nothing else touches at boot
  * (QEMU backs guest RAM with huge pages: the first touch of one costs a third of a millisecond).
- * TTBR wants a table aligned to its size, and to 64 bytes at least; linker/arm64.ld puts them
- * first in .bss, where that alignment costs no padding. */
+ * The identity root covers the boot TCR's 32-bit TTBR0 range: 4 to 128 entries. TTBR wants a
+ * table aligned to its size, and to 64 bytes at least; linker/arm64.ld puts them first in .bss,
+ * the most aligned first, where that alignment costs no padding. */
 #define A64_ROOT_BYTES (A64_ROOT_ENTRIES * 8)
-enum { BOOT_ROOT_KERNEL, BOOT_ROOT_IDENTITY, BOOT_ROOT_EMPTY, NR_BOOT_ROOTS };
+enum { BOOT_ROOT_KERNEL, BOOT_ROOT_EMPTY, NR_BOOT_ROOTS };
 static uint64_t boot_roots[NR_BOOT_ROOTS][A64_ROOT_ENTRIES]
 	__section(".bss.size_aligned") __aligned(MAX(64, A64_ROOT_BYTES));
+#define BOOT_ID_ROOT_ENTRIES (1 << (A64_BOOT_ID_VA_BITS - A64_BOOT_BLOCK_SHIFT))
+static uint64_t boot_identity_root[BOOT_ID_ROOT_ENTRIES]
+	__section(".bss.size_aligned.identity") __aligned(MAX(64, BOOT_ID_ROOT_ENTRIES * 8));
+_Static_assert(KERNEL_PHYS_BASE < 1ULL << A64_BOOT_ID_VA_BITS,
+	       "the identity map's range must hold the image");
 uint64_t a64_booted_at_el2;
 /* Physical roots: the kernel's (TTBR1 for good), an empty table (TTBR0 with no user root). */
 phys_addr_t a64_kernel_root, a64_empty_root;
@@ -80,7 +88,7 @@ static __noreturn void boot_die(const char *why)
  * instructions, and 64K tables are 8192 entries. A function of its own so that the loop starts
  * at its entry: inlined after other code, its first round would be translated a second time
  * as part of the block before it; aligned so that the loop needs no padding before it. */
-static __attribute__((noinline, aligned(16))) void boot_zero_entries(uint64_t *p, uint64_t *end)
+static __attribute__((noinline, noclone, aligned(16))) void boot_zero_entries(uint64_t *p, uint64_t *end)
 {
 	do {
 #pragma GCC unroll 32
@@ -88,17 +96,6 @@ static __attribute__((noinline, aligned(16))) void boot_zero_entries(uint64_t *p
 			p[i] = 0;
 		p += 32;
 	} while (p < end);
-}
-
-/* A zeroed table below a root. Kept out of line: one copy is translated once, where an
- * inlined copy per caller would each cost QEMU a translation. */
-static __attribute__((noinline)) uint64_t *boot_alloc_table(void)
-{
-	if (boot_pool_used == A64_BOOT_POOL_TABLES)
-		boot_die("boot table pool exhausted");
-	uint64_t *table = a64_boot_pool[boot_pool_used++];
-	boot_zero_entries(table, table + PAGE_SIZE / 8);
-	return table;
 }
 
 static unsigned boot_level_entries(unsigned level)
@@ -111,101 +108,97 @@ static unsigned boot_index(unsigned level, uint64_t va)
 	return (unsigned)((va >> A64_LEVEL_SHIFT(level)) & (boot_level_entries(level) - 1));
 }
 
-/* Blocks exist at Arm level 2 for every granule and at level 1 for 4K (as pte.c says). */
-static bool boot_block_allowed(unsigned level)
-{
-	return A64_HW_LEVEL(level) == 2 || (CONFIG_PAGE_SHIFT == 12 && A64_HW_LEVEL(level) == 1);
-}
-
-/* The level of the largest leaf that va, pa and the remaining size line up with. */
-static unsigned boot_leaf_level(uint64_t va, uint64_t pa, uint64_t remaining)
-{
-	for (unsigned level = 0; level < LAST_LEVEL; level++) {
-		uint64_t size = 1ULL << A64_LEVEL_SHIFT(level);
-
-		if (boot_block_allowed(level) && !((va | pa) & (size - 1)) && remaining >= size)
-			return level;
-	}
-	return LAST_LEVEL;
-}
-
-/* The table holding va's slot at `level`, with the tables on the way made as needed. */
-static uint64_t *boot_table_for(uint64_t *root, uint64_t va, unsigned level)
+/* The table holding va's slot at `level`, with the tables on the way made as needed: an empty
+ * slot takes the pool's next table (zeroed whole by a64_boot_map). Without a branch in the
+ * loop, and without a check of the pool's end in it: a64_boot_map checks once that the
+ * mappings took exactly the pool (more would only have touched the RAM after the image).
+ * Out of line, as is boot_fill_pages: each call costs QEMU a few instructions, each copy of
+ * a loop a few blocks. */
+static __attribute__((noinline)) uint64_t *boot_table_for(uint64_t *root, uint64_t va, unsigned level)
 {
 	uint64_t *table = root;
+	unsigned used = boot_pool_used;
 
 	for (unsigned l = 0; l < level; l++) {
-		unsigned idx = boot_index(l, va);
-		if (!(table[idx] & PTE_VALID))
-			table[idx] = (uint64_t)(uintptr_t)boot_alloc_table() |
-				     PTE_TYPE_TABLE;
-		table = (uint64_t *)(uintptr_t)(table[idx] & PTE_OA_MASK);
+		uint64_t *slot = &table[boot_index(l, va)];
+		uint64_t fresh = (uint64_t)(uintptr_t)a64_boot_pool[used] | PTE_TYPE_TABLE;
+		bool empty = !(*slot & PTE_VALID);
+
+		*slot = empty ? fresh : *slot;
+		used += empty;
+		table = (uint64_t *)(uintptr_t)(*slot & PTE_OA_MASK);
 	}
+	boot_pool_used = used;
 	return table;
 }
 
-/* Write `count` leaves from `slot` on, the first one `desc`, each the next `leaf` bytes. A
- * plain loop of single 8-byte stores: the descriptors differ, and nothing here may call out. */
-static void boot_fill_leaves(uint64_t *slot, unsigned count, uint64_t desc, uint64_t leaf)
+/* Pages for [pa, end) in a last-level table: page aligned and not empty (linker/arm64.ld
+ * asserts both for the image's parts). The table's slots are indexed by pa, as every mapping
+ * here keeps the offset within a last-level table's span: the linear map and the device
+ * window start on 1 GiB lines, and a table spans at most 512 MiB. */
+static __attribute__((noinline)) void boot_fill_pages(uint64_t *table, const char *pa, const char *end, uint64_t attrs)
 {
-	for (uint64_t *end = slot + count; slot < end; slot++) {
-		*slot = desc;
-		desc += leaf;
-	}
+	uint64_t *slot = table + boot_index(LAST_LEVEL, (uint64_t)(uintptr_t)pa);
+	uint64_t *stop = slot + ((uint64_t)(end - pa) >> PAGE_SHIFT);
+	uint64_t desc = (uint64_t)(uintptr_t)pa | attrs | PTE_TYPE_PAGE;
+
+	do {
+		*slot++ = desc;
+		desc += PAGE_SIZE;
+	} while (slot < stop);
 }
 
-/* Map [va, va + size) to pa with the largest leaves that fit. All three are page aligned: the
- * constants by construction, the image's section bounds by linker/arm64.ld's assertions (a
- * check here would run, and be translated, for every call). One walk from
- * the root per table written: the run of leaves that table takes is filled in one go. Leaves of
- * one size keep fitting until the table ends or fewer than a leaf's bytes remain (va and pa
- * move together), and only there can another leaf size be chosen: a table's end is aligned
- * to every size it and its parents map. So the descriptors are those a leaf at a time gives. */
-static void boot_map(uint64_t *root, uint64_t va, uint64_t pa, uint64_t size, uint64_t attrs)
-{
-	while (size) {
-		unsigned level = boot_leaf_level(va, pa, size);
-		unsigned shift = A64_LEVEL_SHIFT(level);
-		unsigned idx = boot_index(level, va);
-		uint64_t fit = size >> shift, room = boot_level_entries(level) - idx;
-		unsigned count = (unsigned)(fit < room ? fit : room);
-		uint64_t type = level == LAST_LEVEL ? PTE_TYPE_TABLE : PTE_TYPE_BLOCK;
-		uint64_t bytes = (uint64_t)count << shift;
+/* The linear map below the image, [PHYS_OFFSET, image): the DTB, and the room pmm_init puts its
+ * bitmap in. KERNEL_LOAD_OFFSET bytes: one block where the granule has blocks that small (4K's
+ * 2 MiB), else pages in the image's table, which also spans the start of RAM (32 or 512 MiB). */
+#define BELOW_IMAGE_IS_BLOCK (KERNEL_LOAD_OFFSET == 1ULL << A64_TABLE_SPAN_SHIFT)
+_Static_assert(KERNEL_LOAD_OFFSET <= 1ULL << A64_TABLE_SPAN_SHIFT,
+	       "the linear map below the image must share its table, or be one block");
 
-		boot_fill_leaves(boot_table_for(root, va, level) + idx, count,
-				 (pa & PTE_OA_MASK) | attrs | type, 1ULL << shift);
-		va += bytes;
-		pa += bytes;
-		size -= bytes;
-	}
+static void boot_map_below_image(uint64_t *root, uint64_t *image_table)
+{
+	extern char __kernel_start[];
+
+	if (BELOW_IMAGE_IS_BLOCK)
+		boot_table_for(root, PAGE_OFFSET, LAST_LEVEL - 1)
+			[boot_index(LAST_LEVEL - 1, PAGE_OFFSET)] =
+			PHYS_OFFSET | ATTR_DATA | PTE_TYPE_BLOCK;
+	else
+		boot_fill_pages(image_table, (const char *)PHYS_OFFSET, __kernel_start, ATTR_DATA);
 }
 
-/* Map the image's [start, end), here at its physical address, at its linked address. */
-static void boot_map_image(uint64_t *root, const char *start, const char *end, uint64_t attrs)
-{
-	uint64_t pa = (uint64_t)(uintptr_t)start;
-
-	boot_map(root, pa - PHYS_OFFSET + PAGE_OFFSET, pa, (uint64_t)(end - start), attrs);
-}
-
+/* The kernel's half. The image lies in one last-level table (linker/arm64.ld asserts it): one
+ * walk from the root finds the table all its parts go in. */
 static void boot_map_kernel(uint64_t *root)
 {
-	extern char __kernel_start[], __kernel_end[], __text_start[], __text_end[];
-	extern char __rodata_start[], __rodata_end[], __data_start[];
-	uint64_t below_image = (uint64_t)(uintptr_t)__kernel_start - PHYS_OFFSET;
+	extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
+	extern char __data_start[], __kernel_end[];
+	uint64_t *image_table = boot_table_for(root, KERNEL_VIRT_BASE, LAST_LEVEL);
 
-	boot_map(root, PAGE_OFFSET, PHYS_OFFSET, below_image, ATTR_DATA);
-	boot_map_image(root, __text_start, __text_end, ATTR_TEXT);
-	boot_map_image(root, __rodata_start, __rodata_end, ATTR_RODATA);
+	boot_map_below_image(root, image_table);
+	boot_fill_pages(image_table, __text_start, __text_end, ATTR_TEXT);
+	boot_fill_pages(image_table, __rodata_start, __rodata_end, ATTR_RODATA);
 	/* Data and BSS, minus the kernel stack's guard: an overflow faults instead of
 	 * overwriting whatever lies below the stack. */
-	boot_map_image(root, __data_start, a64_kstack_guard, ATTR_DATA);
-	boot_map_image(root, a64_kstack_bottom, __kernel_end, ATTR_DATA);
-	boot_map(root, IO_ADDRESS(VIRT_UART_PA), VIRT_UART_PA, PAGE_SIZE, ATTR_DEVICE);
+	boot_fill_pages(image_table, __data_start, a64_kstack_guard, ATTR_DATA);
+	boot_fill_pages(image_table, a64_kstack_bottom, __kernel_end, ATTR_DATA);
+	boot_table_for(root, IO_ADDRESS(VIRT_UART_PA), LAST_LEVEL)
+		[boot_index(LAST_LEVEL, VIRT_UART_PA)] = VIRT_UART_PA | ATTR_DEVICE | PTE_TYPE_PAGE;
 	/* The GIC's frames join the device window once the DTB has named its version
 	 * (arch_mmu_init). The table they go in is made now, so that the boot takes no table
 	 * from the page allocator (with 16K and 64K it is the UART's). */
 	boot_table_for(root, IO_ADDRESS(VIRT_GICD_PA), LAST_LEVEL);
+}
+
+/* The identity map holds the block the image lies in (linker/arm64.ld: the image lies in one
+ * last-level table's span, which is at most a block), until the jump to the high address. The
+ * boot TCR gives TTBR0 a 32-bit range, whose walks start at the block level: its root holds
+ * the block, and needs no table below it (head.S sets TTBR0's real range when it drops it). */
+static void boot_map_identity(uint64_t *root)
+{
+	const uint64_t pa = KERNEL_PHYS_BASE & ~((1ULL << A64_BOOT_BLOCK_SHIFT) - 1);
+
+	root[pa >> A64_BOOT_BLOCK_SHIFT] = pa | ATTR_IDENTITY | PTE_TYPE_BLOCK;
 }
 
 static uint64_t read_mmfr0(void)
@@ -216,7 +209,7 @@ static uint64_t read_mmfr0(void)
 	return v;
 }
 
-/* TCR_EL1 for this preset, or a reason why the CPU cannot run it. */
+/* TCR_EL1 for the boot, or a reason why the CPU cannot run this preset. */
 static uint64_t boot_tcr(void)
 {
 	uint64_t mmfr0 = read_mmfr0();
@@ -233,48 +226,35 @@ static uint64_t boot_tcr(void)
 	/* Output addresses stay 48-bit: 52-bit ones change the descriptor format. */
 	if (pa_range > 5)
 		pa_range = 5;
-	return TCR_EL1_BASE | (pa_range << TCR_IPS_SHIFT);
+	return TCR_EL1_BOOT | (pa_range << TCR_IPS_SHIFT);
 }
 
 void a64_boot_map(void)
 {
-	extern char __kernel_start[], __kernel_end[];
-	const uint64_t block = 1ULL << A64_BOOT_BLOCK_SHIFT;
 	uint64_t tcr = boot_tcr();
 	uint64_t *kroot = boot_roots[BOOT_ROOT_KERNEL];
-	uint64_t *idroot = boot_roots[BOOT_ROOT_IDENTITY];
-	uint64_t *empty = boot_roots[BOOT_ROOT_EMPTY];
-	uint64_t img_lo = (uint64_t)(uintptr_t)__kernel_start & ~(block - 1);
-	uint64_t img_hi = ((uint64_t)(uintptr_t)__kernel_end + block - 1) & ~(block - 1);
 
+	/* In one call: the mappings take every table of the pool. */
+	boot_zero_entries(a64_boot_pool[0], a64_boot_pool[A64_BOOT_POOL_TABLES]);
 	boot_map_kernel(kroot);
-	boot_map(idroot, img_lo, img_lo, img_hi - img_lo, ATTR_IDENTITY);
+	if (boot_pool_used != A64_BOOT_POOL_TABLES)
+		boot_die("boot table pool miscounted");
+	boot_map_identity(boot_identity_root);
 
 	a64_kernel_root = (phys_addr_t)(uintptr_t)kroot;
-	a64_empty_root = (phys_addr_t)(uintptr_t)empty;
+	a64_empty_root = (phys_addr_t)(uintptr_t)boot_roots[BOOT_ROOT_EMPTY];
 
-	__asm__ volatile("msr mair_el1, %0\n\t"
+	/* No stale translation may survive (the TLB is flushed before the tables go live; the
+	 * dsb completes that), and the registers take effect together at the isb. Every msr,
+	 * tlbi and isb ends a block QEMU translates: no more of them than that. */
+	__asm__ volatile("tlbi vmalle1\n\t"
+			 "dsb nsh\n\t"
+			 "msr mair_el1, %0\n\t"
 			 "msr tcr_el1, %1\n\t"
 			 "msr ttbr0_el1, %2\n\t"
 			 "msr ttbr1_el1, %3\n\t"
-			 "isb\n\t"
-			 "tlbi vmalle1\n\t"
-			 "dsb nsh\n\t"
 			 "isb"
 			 :
-			 : "r"(MAIR_EL1_VALUE), "r"(tcr), "r"(idroot), "r"(kroot)
-			 : "memory");
-}
-
-/* Called at the high address: from here on TTBR0 holds no translations at all. */
-void a64_drop_identity_map(void)
-{
-	__asm__ volatile("msr ttbr0_el1, %0\n\t"
-			 "isb\n\t"
-			 "tlbi vmalle1\n\t"
-			 "dsb nsh\n\t"
-			 "isb"
-			 :
-			 : "r"(a64_empty_root)
+			 : "r"(MAIR_EL1_VALUE), "r"(tcr), "r"(boot_identity_root), "r"(kroot)
 			 : "memory");
 }

@@ -1,8 +1,8 @@
 /* arm64 entry: QEMU starts here at the physical load address, at EL1 (or EL2 with
  * virtualization=on), MMU off, DTB at PHYS_OFFSET. We drop to EL1, clear BSS, let the MMU-off C
- * helper build the kernel's page tables (boot_map.c: final ones, kept for good), turn the MMU on,
- * jump to the linked (TTBR1) address, drop the identity map and call arch_start() on the kernel
- * stack. */
+ * helper build the kernel's page tables (boot_map.c: final ones, kept for good) and load MAIR,
+ * TCR and the TTBRs, turn the MMU on, jump to the linked (TTBR1) address, drop the identity map
+ * and call arch_start() on the kernel stack. */
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>
@@ -83,8 +83,21 @@ _start:
 	mov	sp, x0
 	ldr	x0, =a64_vectors
 	msr	vbar_el1, x0
+	/* Drop the identity map: TTBR0 gets the empty root, then its range widens from the boot's
+	 * 32 bits to the tasks' (the empty root is a whole root for that range). User addresses
+	 * fault from now on. One isb makes these and VBAR take effect, before the TLB flush that
+	 * drops the identity map's entries: under QEMU every msr and isb ends a block. */
+	adrp	x0, a64_empty_root
+	ldr	x0, [x0, :lo12:a64_empty_root]
+	msr	ttbr0_el1, x0
+	mrs	x0, tcr_el1
+	mov	x1, #TCR_T0SZ_TASKS
+	bfi	x0, x1, #0, #6
+	msr	tcr_el1, x0
 	isb
-	bl	a64_drop_identity_map		/* TTBR0 empty: user addresses fault from now on */
+	tlbi	vmalle1
+	dsb	nsh
+	isb
 	mov	x29, #0
 	mov	x30, #0
 	bl	arch_start

@@ -20,32 +20,38 @@
 #define A64_LEVEL_SHIFT(level) (CONFIG_PAGE_SHIFT + A64_PT_BITS * (A64_PT_LEVELS - 1 - (level)))
 #define A64_ROOT_ENTRIES (1 << (CONFIG_VA_BITS - A64_LEVEL_SHIFT(0)))
 
-/* Tables below the roots boot_map.c can need (the three roots, the kernel's, the identity
- * map's and the empty TTBR0 one, are apart): under the kernel root one table per level for the
- * image and the linear map under it, and one for the device window; the identity map's tables
- * down to its blocks (levels - 2 with 4K's level 1 blocks, at most levels - 1 otherwise). 4K
- * adds two last-level tables, as they span only 2 MiB: one should the image cross a 2 MiB
- * line, one for the GIC (the UART lies in another 2 MiB); 16K and 64K ones span 32 and 512
- * MiB. Tables arch_mmu_init adds (RAM above the image) come from pmm. */
+/* The span of a last-level table: 2 MiB (4K), 32 MiB (16K), 512 MiB (64K). The image lies in
+ * one (linker/arm64.ld asserts it), and so does the linear map below it except on 4K. */
+#define A64_TABLE_SPAN_SHIFT (CONFIG_PAGE_SHIFT + A64_PT_BITS)
+
+/* Tables below the roots boot_map.c makes (the identity map's root holds its block itself):
+ * under the kernel root one table per level for the image and the linear map under it, and
+ * one per level for the device window, whose path parts from the image's at the root. 4K adds
+ * a last-level table for the GIC, as the UART lies in another 2 MiB; 16K and 64K ones span 32
+ * and 512 MiB, the GIC's and the UART's frames both. Tables arch_mmu_init adds (RAM above the
+ * image) come from pmm. */
 #if CONFIG_PAGE_SHIFT == 12
-#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 3)
+#define A64_BOOT_POOL_TABLES (2 * A64_PT_LEVELS - 1)
 #else
-#define A64_BOOT_POOL_TABLES (3 * A64_PT_LEVELS - 4)
+#define A64_BOOT_POOL_TABLES (2 * A64_PT_LEVELS - 2)
 #endif
 
 /* The block size of the boot identity map: 1 GiB (4K, level 1), 32 MiB (16K) or 512 MiB (64K),
- * both level 2. Larger blocks would need FEAT_LPA/LPA2. */
+ * both level 2. Larger blocks would need FEAT_LPA/LPA2. The boot TCR gives TTBR0 a 32-bit
+ * range, whose translation starts at that level: the identity root holds the block. */
 #if CONFIG_PAGE_SHIFT == 12
 #define A64_BOOT_BLOCK_SHIFT 30
 #else
-#define A64_BOOT_BLOCK_SHIFT (CONFIG_PAGE_SHIFT + A64_PT_BITS)
+#define A64_BOOT_BLOCK_SHIFT A64_TABLE_SPAN_SHIFT
 #endif
+#define A64_BOOT_ID_VA_BITS 32
 
 /* Descriptor bits (stage 1, VMSAv8-64, 48-bit output addresses). */
 #define PTE_VALID _ULL(0x1)
 #define PTE_TYPE_MASK _ULL(0x3)
 #define PTE_TYPE_BLOCK _ULL(0x1)
-#define PTE_TYPE_TABLE _ULL(0x3) /* also a page at the last level */
+#define PTE_TYPE_TABLE _ULL(0x3)
+#define PTE_TYPE_PAGE _ULL(0x3) /* a table's encoding, at the last level */
 #define PTE_ATTRINDX(i) ((_ULL(0) + (i)) << 2)
 #define PTE_ATTRINDX_MASK (_ULL(7) << 2)
 #define PTE_NS (_ULL(1) << 5)
@@ -91,10 +97,14 @@
 #else
 #error "arm64: PAGE_SHIFT must be 12, 14 or 16"
 #endif
-#define TCR_EL1_BASE                                                                       \
-	(TCR_T0SZ(64 - CONFIG_VA_BITS) | TCR_T1SZ(64 - CONFIG_VA_BITS) | TCR_IRGN0_WBWA |  \
-	 TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA | TCR_SH1_INNER | \
-	 TCR_TG0 | TCR_TG1)
+#define TCR_T0SZ_MASK _ULL(0x3f)
+#define TCR_EL1_HALVES                                                                       \
+	(TCR_T1SZ(64 - CONFIG_VA_BITS) | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER |   \
+	 TCR_IRGN1_WBWA | TCR_ORGN1_WBWA | TCR_SH1_INNER | TCR_TG0 | TCR_TG1)
+/* The boot's TTBR0 range is 32 bits (the identity map); head.S widens it to VA_BITS, the
+ * tasks', when it drops the identity map. */
+#define TCR_EL1_BOOT (TCR_T0SZ(64 - A64_BOOT_ID_VA_BITS) | TCR_EL1_HALVES)
+#define TCR_T0SZ_TASKS (64 - CONFIG_VA_BITS)
 
 /* SCTLR_EL1: the ARMv8.0 RES1 bits (EOS, TSCXT, EIS, SPAN, nTLSMD, LSMAOE) plus M, C, SA, I. */
 #define SCTLR_EL1_RES1 ((_ULL(1) << 11) | (_ULL(1) << 20) | (_ULL(1) << 22) | (_ULL(1) << 23) | \
