@@ -235,7 +235,7 @@ void a64_boot_map(void)
 	uint64_t *kroot = boot_roots[BOOT_ROOT_KERNEL];
 
 	/* In one call: the mappings take every table of the pool. */
-	boot_zero_entries(a64_boot_pool[0], a64_boot_pool[A64_BOOT_POOL_TABLES]);
+	boot_zero_entries(a64_boot_pool[0], (uint64_t *)(a64_boot_pool + A64_BOOT_POOL_TABLES));
 	boot_map_kernel(kroot);
 	if (boot_pool_used != A64_BOOT_POOL_TABLES)
 		boot_die("boot table pool miscounted");
