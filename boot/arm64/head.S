@@ -42,16 +42,18 @@ _start:
 	/* Everything below runs at the physical address: adrp/adr are PC-relative, so symbols
 	 * resolve to their physical copies. Until the real vectors are installed, any exception
 	 * says so on the UART and stops QEMU instead of spinning silently. */
-	adr	x0, a64_early_vectors
-	msr	vbar_el1, x0
-	isb
 	adrp	x0, __bss_start
 	add	x0, x0, :lo12:__bss_start
 	adrp	x1, __bss_end
 	add	x1, x1, :lo12:__bss_end
+	adr	x2, a64_early_vectors
+	msr	vbar_el1, x2
+	isb
 	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: under TCG
-	 * every executed instruction counts, and this loop runs for every line of BSS. */
-	b	2f
+	 * every executed instruction counts, and this loop runs for every line of BSS. BSS is
+	 * never empty (boot_map.c's roots are in it), so the test can follow the first round;
+	 * and the isb above ends QEMU's block, so the loop's first round is not translated as
+	 * part of the block before it. */
 1:	stp	xzr, xzr, [x0]
 	stp	xzr, xzr, [x0, #16]
 	stp	xzr, xzr, [x0, #32]
@@ -61,7 +63,7 @@ _start:
 	stp	xzr, xzr, [x0, #96]
 	stp	xzr, xzr, [x0, #112]
 	add	x0, x0, #128
-2:	cmp	x0, x1
+	cmp	x0, x1
 	b.lo	1b
 	adrp	x0, a64_booted_at_el2
 	str	x19, [x0, :lo12:a64_booted_at_el2]
