@@ -19,6 +19,7 @@ add_custom_command(OUTPUT ${RNDBITS_ARM64_LDS}
   DEPENDS ${CMAKE_SOURCE_DIR}/linker/arm64.ld
           ${CMAKE_SOURCE_DIR}/linker/tables.ld
           ${CMAKE_SOURCE_DIR}/arch/arm64/include/asm/memory.h
+          ${CMAKE_SOURCE_DIR}/arch/arm64/include/asm/pgtable-hwdef.h
           ${RNDBITS_GEN}/config.h
   COMMENT "Preprocessing linker/arm64.ld for ${RNDBITS_PRESET}"
   VERBATIM)

@@ -44,16 +44,20 @@ static unsigned boot_pool_used;
  * than a page holds (2 and 64 with VA_BITS 48), and a page of the pool each pushed the image's
  * end 192 KiB further with 64K pages, into a 2 MiB stretch of RAM nothing else touches at boot
  * (QEMU backs guest RAM with huge pages: the first touch of one costs a third of a millisecond).
- * The identity root covers the boot TCR's 32-bit TTBR0 range: 4 to 128 entries. TTBR wants a
- * table aligned to its size, and to 64 bytes at least; linker/arm64.ld puts them first in .bss,
- * the most aligned first, where that alignment costs no padding. */
+ * The identity root covers the boot TCR's 32-bit TTBR0 range: 4 to 128 entries. The empty root
+ * is a whole root for that range and for the tasks' both: head.S switches TTBR0 to it before it
+ * widens the range, and a walk in between (a speculative one, on hardware) must find nothing.
+ * TTBR wants a table aligned to its size, and to 64 bytes at least; linker/arm64.ld puts them
+ * first in .bss, the most aligned first, where that alignment costs no padding. */
 #define A64_ROOT_BYTES (A64_ROOT_ENTRIES * 8)
-enum { BOOT_ROOT_KERNEL, BOOT_ROOT_EMPTY, NR_BOOT_ROOTS };
-static uint64_t boot_roots[NR_BOOT_ROOTS][A64_ROOT_ENTRIES]
+static uint64_t boot_kernel_root[A64_ROOT_ENTRIES]
 	__section(".bss.size_aligned") __aligned(MAX(64, A64_ROOT_BYTES));
 #define BOOT_ID_ROOT_ENTRIES (1 << (A64_BOOT_ID_VA_BITS - A64_BOOT_BLOCK_SHIFT))
 static uint64_t boot_identity_root[BOOT_ID_ROOT_ENTRIES]
 	__section(".bss.size_aligned.identity") __aligned(MAX(64, BOOT_ID_ROOT_ENTRIES * 8));
+#define EMPTY_ROOT_ENTRIES MAX(A64_ROOT_ENTRIES, BOOT_ID_ROOT_ENTRIES)
+static uint64_t boot_empty_root[EMPTY_ROOT_ENTRIES]
+	__section(".bss.size_aligned.empty") __aligned(MAX(64, EMPTY_ROOT_ENTRIES * 8));
 _Static_assert(KERNEL_PHYS_BASE < 1ULL << A64_BOOT_ID_VA_BITS,
 	       "the identity map's range must hold the image");
 uint64_t a64_booted_at_el2;
@@ -232,7 +236,7 @@ static uint64_t boot_tcr(void)
 void a64_boot_map(void)
 {
 	uint64_t tcr = boot_tcr();
-	uint64_t *kroot = boot_roots[BOOT_ROOT_KERNEL];
+	uint64_t *kroot = boot_kernel_root;
 
 	/* In one call: the mappings take every table of the pool. */
 	boot_zero_entries(a64_boot_pool[0], (uint64_t *)(a64_boot_pool + A64_BOOT_POOL_TABLES));
@@ -242,7 +246,7 @@ void a64_boot_map(void)
 	boot_map_identity(boot_identity_root);
 
 	a64_kernel_root = (phys_addr_t)(uintptr_t)kroot;
-	a64_empty_root = (phys_addr_t)(uintptr_t)boot_roots[BOOT_ROOT_EMPTY];
+	a64_empty_root = (phys_addr_t)(uintptr_t)boot_empty_root;
 
 	/* No stale translation may survive (the TLB is flushed before the tables go live; the
 	 * dsb completes that), and the registers take effect together at the isb. Every msr,

@@ -86,12 +86,14 @@ _start:
 	ldr	x0, =a64_vectors
 	msr	vbar_el1, x0
 	/* Drop the identity map: TTBR0 gets the empty root, then its range widens from the boot's
-	 * 32 bits to the tasks' (the empty root is a whole root for that range). User addresses
-	 * fault from now on. One isb makes these and VBAR take effect, before the TLB flush that
-	 * drops the identity map's entries: under QEMU every msr and isb ends a block. */
+	 * 32 bits to the tasks' (the empty root is a whole root for both ranges). The isb between
+	 * keeps a walk from ever reading the identity root as a root of the wider range. User
+	 * addresses fault from now on; the last isb also makes VBAR take effect, before the TLB
+	 * flush that drops the identity map's entries (under QEMU every msr and isb ends a block). */
 	adrp	x0, a64_empty_root
 	ldr	x0, [x0, :lo12:a64_empty_root]
 	msr	ttbr0_el1, x0
+	isb
 	mrs	x0, tcr_el1
 	mov	x1, #TCR_T0SZ_TASKS
 	bfi	x0, x1, #0, #6
