@@ -21,6 +21,14 @@ static inline void store_u32_unaligned(void *p, uint32_t v)
 	__builtin_memcpy(p, &v, sizeof(v));
 }
 
+static inline uint64_t load_u64_unaligned(const void *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static inline void store_u64_unaligned(void *p, uint64_t v)
 {
 	__builtin_memcpy(p, &v, sizeof(v));
