@@ -123,6 +123,29 @@ static void test_rng_deterministic(void **state)
 		assert_int_equal(chacha_rng_u64(&a), chacha_rng_u64(&b));
 }
 
+/* A u64 draw is the next eight bytes of the stream, little-endian, wherever in the buffered
+ * block they start (after an odd number of bytes too, and across a refill). */
+static void test_rng_u64_is_the_next_bytes(void **state)
+{
+	for (size_t skip = 0; skip < 72; skip += 5) {
+		struct chacha_rng a, b;
+		uint8_t junk[72], next[8 * 12];
+
+		seeded(&a, 99);
+		seeded(&b, 99);
+		chacha_rng_bytes(&a, junk, skip);
+		chacha_rng_bytes(&b, junk, skip);
+		chacha_rng_bytes(&b, next, sizeof(next));
+		for (size_t k = 0; k < sizeof(next); k += 8) {
+			uint64_t v = 0;
+
+			for (int i = 7; i >= 0; i--)
+				v = v << 8 | next[k + (size_t)i];
+			assert_int_equal(chacha_rng_u64(&a), v);
+		}
+	}
+}
+
 static void test_rng_seeds_differ(void **state)
 {
 	struct chacha_rng r;
@@ -321,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_rfc8439_2_3_2),
 		cmocka_unit_test(test_rfc8439_a1),
 		cmocka_unit_test(test_rng_deterministic),
+		cmocka_unit_test(test_rng_u64_is_the_next_bytes),
 		cmocka_unit_test(test_rng_seeds_differ),
 		cmocka_unit_test(test_rng_mix_changes_stream),
 		cmocka_unit_test(test_rng_chunking),
