@@ -2,6 +2,7 @@
 #include <boot.h>
 #include <kernel.h>
 #include <lib/fdt.h>
+#include <lib/select.h>
 #include <lib/string.h>
 
 /* Out of line: boot code records regions from several places (the DTB's RAM and the DTB
@@ -216,20 +217,6 @@ static uint32_t first_char_bits(const char *const *names, unsigned n)
 	return bits;
 }
 
-/* c ? a : b, computed without a branch: GCC makes the conditional expression a branch here
- * (and then a copy of what follows for each side), and QEMU translates each side as a block. */
-static inline uintptr_t select_bits(bool c, uintptr_t a, uintptr_t b)
-{
-	uintptr_t mask = -(uintptr_t)c;
-
-	return (a & mask) | (b & ~mask);
-}
-
-static inline const void *select_ptr(bool c, const void *a, const void *b)
-{
-	return (const void *)select_bits(c, (uintptr_t)a, (uintptr_t)b);
-}
-
 /* Where the properties of a node of this kind are looked up: its run of field_names, or the
  * arch's one name. */
 static const char *const *prop_names_of(const struct dtb_reader *r, enum dtb_node node)
@@ -267,7 +254,7 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 	unsigned k = first + (unsigned)i; /* a field, even when i is -1 */
 	bool keep = (i >= 0) & ((field_len[k] == 0) | (prop->len == field_len[k]));
 
-	k = (unsigned)select_bits(keep, k, NO_FIELD);
+	k = (unsigned)select_word(keep, k, NO_FIELD);
 	r->field[k].value = prop->value;
 	r->field[k].len = prop->len;
 	r->found |= FOUND(k);

@@ -9,6 +9,7 @@
  * Node offsets are offsets of FDT_BEGIN_NODE tokens from the start of the structure block (the
  * root is 0), as in libfdt. */
 #include <lib/fdt.h>
+#include <lib/select.h>
 #include <lib/unaligned.h>
 
 #define FDT_MAGIC 0xd00dfeedu
@@ -63,14 +64,6 @@ static bool block_misplaced(uint32_t off, uint32_t size, uint32_t total)
 	return (off < FDT_HEADER_BYTES) | (off > total) | (size > total - off);
 }
 
-/* c ? a : b, computed without a branch (a compiler may turn the conditional into one). */
-static inline uint32_t select_u32(bool c, uint32_t a, uint32_t b)
-{
-	uint32_t mask = -(uint32_t)c;
-
-	return (a & mask) | (b & ~mask);
-}
-
 /* Names are read only if they end inside the strings block. Cutting the block after its last
  * NUL, once per view, makes that a bounds check: a name that starts below the cut ends there. */
 static uint32_t terminated_size(const uint8_t *strings, uint32_t size)
@@ -112,7 +105,7 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	off_rsvmap = w[HDR_OFF_RSVMAP / 4];
 	/* Version 16 has no size_dt_struct: the structure block may run to the end (the difference
 	 * wraps only when off_struct > total, which block_misplaced refuses below). */
-	size_struct = select_u32(version < 17, total - off_struct, w[HDR_SIZE_STRUCT / 4]);
+	size_struct = (uint32_t)select_word(version < 17, total - off_struct, w[HDR_SIZE_STRUCT / 4]);
 	/* The blocks start after the header, so a total size that holds them holds the header too.
 	 * A structure block too large for node offsets (ints) is refused; the reservation map's
 	 * entries are not read, only its start checked. */
@@ -125,7 +118,7 @@ static bool header_ok(const void *fdt, size_t max_size, struct fdt_view *v)
 	 * block starts at 40 or more, and ends inside it), or the header's first if they do not, so
 	 * that a good header whose strings block ends with a NUL, as it should, is told from the
 	 * rest by one test, not a test and the loop of terminated_size. */
-	last_string_byte = h[select_u32(bad, 0, off_strings + size_strings - 1)];
+	last_string_byte = h[select_word(bad, 0, off_strings + size_strings - 1)];
 	if (bad | (last_string_byte != 0)) {
 		if (bad)
 			return false;
