@@ -228,8 +228,7 @@ void chacha_rng_bytes(struct chacha_rng *r, void *out, size_t len)
 uint64_t chacha_rng_u64(struct chacha_rng *r)
 {
 	uint8_t b[8];
-	uint64_t v = 0;
-	int i;
+	uint64_t v;
 
 	/* Eight bytes still buffered (the usual case): take them as one little-endian word (see
 	 * load_le32) and clear them in place, a load and a store where a byte loop ran 8 rounds
@@ -243,8 +242,7 @@ uint64_t chacha_rng_u64(struct chacha_rng *r)
 		return v;
 	}
 	chacha_rng_bytes(r, b, sizeof(b));
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | b[i];
+	v = load_u64_unaligned(b);
 	chacha_wipe(b, sizeof(b));
 	return v;
 }
