@@ -75,17 +75,6 @@ int vprintk(const char *fmt, va_list ap)
 	return vcbprintf(printk_out, NULL, fmt, ap);
 }
 
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 static int next_byte(void)
 {
 	if (typeahead_len) {

@@ -25,5 +25,5 @@ endforeach()
 rndbits_host_test(stats SOURCES test_stats.c UNDER_TEST ${RNDBITS_ROOT}/lib/stats.c)
 
 # The kernel CSPRNG's seeding: the draws follow from exactly what random_init read at boot.
-rndbits_host_test(random SOURCES test_random.c host_printk.c UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
+rndbits_host_test(random SOURCES test_random.c ${RNDBITS_ROOT}/kernel/printk.c UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
