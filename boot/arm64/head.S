@@ -1,8 +1,8 @@
 /* arm64 entry: QEMU starts here at the physical load address, at EL1 (or EL2 with
- * virtualization=on), MMU off, DTB at PHYS_OFFSET. We drop to EL1, clear BSS, let the MMU-off C
- * helper build the kernel's page tables (boot_map.c: final ones, kept for good) and load MAIR,
- * TCR and the TTBRs, turn the MMU on, jump to the linked (TTBR1) address, drop the identity map
- * and call arch_start() on the kernel stack. */
+ * virtualization=on), MMU off, DTB at PHYS_OFFSET. We drop to EL1, clear BSS, load MAIR, TCR
+ * and the TTBRs with the kernel's page tables, which are in the image already (the
+ * .boot_tables section below: final ones, kept for good), turn the MMU on, jump to the linked
+ * (TTBR1) address, drop the identity map and call arch_start() on the kernel stack. */
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>
@@ -51,7 +51,7 @@ _start:
 	isb
 	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: under TCG
 	 * every executed instruction counts, and this loop runs for every line of BSS. BSS is
-	 * never empty (boot_map.c's roots are in it), so the test can follow the first round;
+	 * never empty (arm64.ld asserts it), so the test can follow the first round;
 	 * and the isb above ends QEMU's block, so the loop's first round is not translated as
 	 * part of the block before it. */
 1:	stp	xzr, xzr, [x0]
@@ -68,10 +68,33 @@ _start:
 	adrp	x0, a64_booted_at_el2
 	str	x19, [x0, :lo12:a64_booted_at_el2]
 
-	adrp	x0, a64_kstack_top
-	add	x0, x0, :lo12:a64_kstack_top
-	mov	sp, x0
-	bl	a64_boot_map			/* tables, MAIR, TCR, TTBR0/1: MMU still off */
+	/* TCR for the boot: all but its output size (IPS) is the preset's; that comes from the
+	 * CPU, as does whether it has this preset's granule at all. */
+	mrs	x1, id_aa64mmfr0_el1
+	ubfx	x0, x1, #ID_MMFR0_TGRAN_SHIFT, #4
+	cmp	x0, #ID_MMFR0_TGRAN_NONE
+	b.eq	.Lno_granule
+	and	x1, x1, #0xf			/* PARange */
+	mov	x2, #ID_MMFR0_PARANGE_48
+	cmp	x1, x2
+	csel	x1, x1, x2, lo
+	ldr	x0, =TCR_EL1_BOOT
+	orr	x0, x0, x1, lsl #TCR_IPS_SHIFT
+	ldr	x1, =MAIR_EL1_VALUE
+	adrp	x2, a64_boot_identity_root
+	add	x2, x2, :lo12:a64_boot_identity_root
+	adrp	x3, a64_boot_kernel_root
+	add	x3, x3, :lo12:a64_boot_kernel_root
+	/* No stale translation may survive (the TLB is flushed before the tables go live; the
+	 * dsb completes that), and the registers take effect together at the isb. Every msr,
+	 * tlbi and isb ends a block QEMU translates: no more of them than that. */
+	tlbi	vmalle1
+	dsb	nsh
+	msr	mair_el1, x1
+	msr	tcr_el1, x0
+	msr	ttbr0_el1, x2
+	msr	ttbr1_el1, x3
+	isb
 
 	ldr	x0, =SCTLR_EL1_MMU_ON
 	dsb	sy
@@ -109,6 +132,38 @@ _start:
 	b	3b
 	.ltorg
 
+/* A CPU without this preset's granule: say so and power off, through PSCI SYSTEM_OFF on the
+ * conduit QEMU advertises for the EL we booted at (smc from EL2, else hvc). */
+.Lno_granule:
+	adr	x1, .Lno_granule_msg
+	bl	.Lputs_phys
+	mov	x0, #0x0008			/* PSCI SYSTEM_OFF */
+	movk	x0, #0x8400, lsl #16
+	cbz	x19, 1f
+	smc	#0
+	b	2f
+1:	hvc	#0
+2:	wfi
+	b	2b
+.Lno_granule_msg:
+#if CONFIG_PAGE_SHIFT == 12
+	.asciz	"rndbits: arm64 boot: this CPU has no 4K granule\r\n"
+#elif CONFIG_PAGE_SHIFT == 14
+	.asciz	"rndbits: arm64 boot: this CPU has no 16K granule (use -cpu max)\r\n"
+#else
+	.asciz	"rndbits: arm64 boot: this CPU has no 64K granule\r\n"
+#endif
+	.balign	4
+
+/* The string at x1 on the UART, through its physical address (MMU off). Clobbers x1-x3. */
+.Lputs_phys:
+	mov	x2, #0x09000000
+1:	ldrb	w3, [x1], #1
+	cbz	w3, 2f
+	str	w3, [x2]
+	b	1b
+2:	ret
+
 /* Vectors for the MMU-off stretch: every slot prints a fixed line through the UART's physical
  * address and exits through semihosting with EXIT_EXCEPTION (4). */
 	.balign	2048
@@ -119,12 +174,8 @@ a64_early_vectors:
 	.endr
 a64_early_exception:
 	adr	x1, .Learly_msg
-	mov	x2, #0x09000000
-1:	ldrb	w3, [x1], #1
-	cbz	w3, 2f
-	str	w3, [x2]
-	b	1b
-2:	mov	x0, #0x18			/* SYS_EXIT */
+	bl	.Lputs_phys
+	mov	x0, #0x18			/* SYS_EXIT */
 	adr	x1, .Learly_exit_block
 	hlt	#0xf000
 	mov	x0, #0x0008			/* no semihosting: PSCI SYSTEM_OFF */
@@ -139,8 +190,8 @@ a64_early_exception:
 	.quad	0x20026, 4			/* ADP_Stopped_ApplicationExit, EXIT_EXCEPTION */
 
 /* Memory the kernel initialises itself, so BSS clearing skips it (linker/arm64.ld .noclear.head):
- * the kernel stack with its guard below it (see trap_frame.h), the emergency stack the vectors
- * switch to when the kernel stack has overflowed, and the boot page-table pool. */
+ * the kernel stack with its guard below it (see trap_frame.h), and the emergency stack the
+ * vectors switch to when the kernel stack has overflowed. */
 	.section .noclear.head, "aw", %nobits
 	.balign	(2 * KSTACK_SIZE)
 	.globl	a64_kstack_guard, a64_kstack_bottom, a64_kstack_top
@@ -152,7 +203,33 @@ a64_kstack_top:
 	.globl	a64_emergency_stack_top
 	.space	EMERGENCY_STACK_SIZE
 a64_emergency_stack_top:
+
+/* The boot page tables. Their contents are made at build time, when all they depend on is
+ * known (the load address is fixed): tools/arm64_boot_tables reads the linked image's symbols,
+ * maps it with the kernel's own mapper (mm/pgtable.c, arch/arm64/pte.c) and the build writes
+ * the result into this section (arch/arm64/arch.cmake). QEMU's loader copies it in with the
+ * image: nothing to clear or fill at boot. What the tables map is tools/arm64_boot_tables/
+ * build.c's to say; the generic walker reads and extends them like any other (arch_mmu_init
+ * adds what the DTB decides, with pt_map). The tables below the kernel root come from the
+ * pool, which they take exactly (the tool checks it); the roots follow it, each aligned to its
+ * size as TTBR wants (see asm/pgtable-hwdef.h), the largest first: after the pool's pages none
+ * pads before another except with 16K pages and VA_BITS 48, where the identity root (1 KiB)
+ * outgrows the kernel's (16 bytes). */
+	.section .boot_tables, "aw", %progbits
 	.balign	PAGE_SIZE
-	.globl	a64_boot_pool
+	.globl	a64_boot_pool, a64_boot_empty_root
+	.globl	a64_boot_kernel_root, a64_boot_identity_root
 a64_boot_pool:
 	.space	A64_BOOT_POOL_TABLES * PAGE_SIZE
+	.balign	64
+	.balign	A64_EMPTY_ROOT_BYTES
+a64_boot_empty_root:
+	.space	A64_EMPTY_ROOT_BYTES
+	.balign	64
+	.balign	A64_ROOT_BYTES
+a64_boot_kernel_root:
+	.space	A64_ROOT_BYTES
+	.balign	64
+	.balign	A64_BOOT_ID_ROOT_BYTES
+a64_boot_identity_root:
+	.space	A64_BOOT_ID_ROOT_BYTES

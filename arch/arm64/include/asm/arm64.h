@@ -26,7 +26,7 @@
 #define VIRT_UART_SIZE 0x1000UL
 #define VIRT_UART_IRQ 33 /* SPI 1 */
 
-/* Set by head.S/boot_map.c: a64_kernel_root is TTBR1's for good. */
+/* boot_tables.c: the boot roots' physical addresses, and whether head.S found itself at EL2. */
 extern uint64_t a64_booted_at_el2;
 extern phys_addr_t a64_kernel_root, a64_empty_root;
 extern char a64_kstack_guard[], a64_kstack_bottom[], a64_kstack_top[];

@@ -1,6 +1,7 @@
 /* VMSAv8-64 translation table format for the running preset: geometry derived from
  * CONFIG_PAGE_SHIFT and CONFIG_VA_BITS, and the descriptor bits. Pure macros (no kernel headers),
- * shared by the host-testable encoders (pte.c), the MMU-off boot mapper and the asm entry code.
+ * shared by the host-testable encoders (pte.c), the build-time boot table maker
+ * (tools/arm64_boot_tables) and the asm entry code.
  *
  * Levels here are the generic ones (0 = root); the Arm ARM numbers a 2-level tree's root as
  * level 2, so A64_HW_LEVEL() converts. */
@@ -24,7 +25,8 @@
  * one (linker/arm64.ld asserts it), and so does the linear map below it except on 4K. */
 #define A64_TABLE_SPAN_SHIFT (CONFIG_PAGE_SHIFT + A64_PT_BITS)
 
-/* Tables below the roots boot_map.c makes (the identity map's root holds its block itself):
+/* Tables below the roots in head.S's boot pool, which tools/arm64_boot_tables fills at build
+ * time and checks it takes exactly (the identity map's root holds its block itself):
  * under the kernel root one table per level for the image and the linear map under it, and
  * one per level for the device window, whose path parts from the image's at the root. 4K adds
  * a last-level table for the GIC, as the UART lies in another 2 MiB; 16K and 64K ones span 32
@@ -45,6 +47,33 @@
 #define A64_BOOT_BLOCK_SHIFT A64_TABLE_SPAN_SHIFT
 #endif
 #define A64_BOOT_ID_VA_BITS 32
+
+/* The boot's three roots, in head.S's .boot_tables section: the kernel's (TTBR1's for good),
+ * the identity map's (TTBR0's until the jump to the high address: the boot TCR's 32-bit range,
+ * 4 to 128 entries), and an empty one, a whole root both for that range and for the tasks'
+ * (TTBR0's when no task runs). TTBR wants a root aligned to its size, and to 64 bytes at least. */
+#define A64_ROOT_BYTES (A64_ROOT_ENTRIES * 8)
+#define A64_BOOT_ID_ROOT_BYTES ((1 << (A64_BOOT_ID_VA_BITS - A64_BOOT_BLOCK_SHIFT)) * 8)
+#if A64_ROOT_BYTES > A64_BOOT_ID_ROOT_BYTES
+#define A64_EMPTY_ROOT_BYTES A64_ROOT_BYTES
+#else
+#define A64_EMPTY_ROOT_BYTES A64_BOOT_ID_ROOT_BYTES
+#endif
+
+/* ID_AA64MMFR0_EL1's field for this granule, and its value when the CPU lacks the granule. */
+#if CONFIG_PAGE_SHIFT == 12
+#define ID_MMFR0_TGRAN_SHIFT 28
+#define ID_MMFR0_TGRAN_NONE 0xf
+#elif CONFIG_PAGE_SHIFT == 14
+#define ID_MMFR0_TGRAN_SHIFT 20
+#define ID_MMFR0_TGRAN_NONE 0x0
+#else
+#define ID_MMFR0_TGRAN_SHIFT 24
+#define ID_MMFR0_TGRAN_NONE 0xf
+#endif
+/* The largest output size TCR.IPS is given: 48 bits, as 52-bit addresses change the descriptor
+ * format. */
+#define ID_MMFR0_PARANGE_48 5
 
 /* Descriptor bits (stage 1, VMSAv8-64, 48-bit output addresses). */
 #define PTE_VALID _ULL(0x1)

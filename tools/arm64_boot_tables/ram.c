@@ -1,0 +1,92 @@
+/* The RAM the boot tables are built in, for mm/pgtable.c: the .boot_tables section's bytes at
+ * its physical address (tests/host/fake/asm/memory.h's host_ram), and the boot pool as the
+ * page allocator (pmm_alloc_pages), which hands out its tables in order, each once: the order
+ * the kernel's image path, the UART's and the GIC's need them in. Nothing is ever freed, and
+ * the tables are not live: no barrier, no TLB to flush. */
+#include <arch/memory.h>
+#include <kernel.h>
+#include <pmm.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "boot_tables.h"
+
+uint8_t *host_ram;
+phys_addr_t host_ram_pa;
+uint64_t host_ram_size;
+static phys_addr_t pool_next, pool_end;
+static unsigned pool_used;
+
+void a64_boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_t pool,
+		       unsigned pool_tables)
+{
+	host_ram = bytes;
+	host_ram_pa = pa;
+	host_ram_size = size;
+	pool_next = pool;
+	pool_end = pool + (uint64_t)pool_tables * PAGE_SIZE;
+	pool_used = 0;
+}
+
+/* Every table the mapper reaches is one the tool placed in the section: anything else is a bug
+ * in the tool, not a layout to report. */
+void *host_fake_va(phys_addr_t pa)
+{
+	if (pa < host_ram_pa || pa - host_ram_pa >= host_ram_size) {
+		fprintf(stderr, "arm64_boot_tables: %#llx is outside the .boot_tables section\n",
+			(unsigned long long)pa);
+		abort();
+	}
+	return host_ram + (pa - host_ram_pa);
+}
+
+void *a64_boot_ram_va(phys_addr_t pa)
+{
+	return host_fake_va(pa);
+}
+
+unsigned a64_boot_ram_pool_used(void)
+{
+	return pool_used;
+}
+
+/* Below the roots every table is one page (table_order 0); 0 when the pool is used up, which
+ * pt_map reports as -ENOMEM. The section starts zeroed and nothing else writes the pool. */
+phys_addr_t pmm_alloc_pages(unsigned order)
+{
+	phys_addr_t pa = pool_next;
+
+	if (order != 0 || pa == pool_end)
+		return 0;
+	pool_next += PAGE_SIZE;
+	pool_used++;
+	return pa;
+}
+
+void pmm_free_pages(phys_addr_t pa, unsigned order)
+{
+	fprintf(stderr, "arm64_boot_tables: the mapper freed %#llx (order %u)\n",
+		(unsigned long long)pa, order);
+	abort();
+}
+
+void arch_pt_sync(void)
+{
+}
+
+void arch_tlb_flush_page(uintptr_t va)
+{
+	(void)va;
+}
+
+/* pt_print_walk's output, should anything print a walk. */
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	return n;
+}
