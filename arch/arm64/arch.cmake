@@ -60,6 +60,8 @@ add_custom_command(OUTPUT ${A64_BT_TOOL}
   VERBATIM)
 add_custom_target(rndbits_arm64_boot_tables DEPENDS ${A64_BT_TOOL})
 add_dependencies(rndbits.elf rndbits_arm64_boot_tables)
+# A new tool relinks the image, so that the tables in it are the new tool's.
+set_property(TARGET rndbits.elf APPEND PROPERTY LINK_DEPENDS ${A64_BT_TOOL})
 add_custom_command(TARGET rndbits.elf POST_BUILD
   COMMAND ${A64_BT_TOOL} $<TARGET_FILE:rndbits.elf> ${A64_BT_DIR}/boot_tables.bin
   COMMAND ${CMAKE_OBJCOPY} --update-section .boot_tables=${A64_BT_DIR}/boot_tables.bin
