@@ -91,8 +91,8 @@ static int reserve_table(phys_addr_t root, uint64_t va)
 const char *a64_boot_tables_build(const struct a64_boot_layout *l, uint8_t *bytes,
 				  const char **what)
 {
-	/* In the order of today's table use: the image's path first, the linear map below it
-	 * shares it, then the device window's. */
+	/* The pool's tables go, in order, to the image's path down from the root (which the
+	 * linear map below it shares), then to the device window's. */
 	const struct boot_mapping maps[] = {
 		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL, 0,
 		  "text" },
