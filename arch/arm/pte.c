@@ -79,35 +79,6 @@ const struct pt_geometry *arch_pt_geometry(void)
 	return &arm_short_geometry;
 }
 
-/* The fields every leaf has, whatever their positions in the descriptor. */
-struct arm_leaf_attrs {
-	unsigned apx, ap;       /* access permissions */
-	unsigned tex, c, b;     /* memory type */
-	bool s, ng, xn, pxn;
-};
-
-/* Each field is one expression of prot, so the encoders run straight through (under TCG every
- * branch taken at boot costs a translated block). Writable implies readable: APX (read-only)
- * is set only for readable mappings without PT_W, and AP = 00 grants nothing. Normal memory is
- * TEX/C/B = 001/1/1 and shareable; a device is TEX/C/B = 000/0/1 (B set for both). */
-static struct arm_leaf_attrs attrs_from_prot(unsigned prot)
-{
-	bool readable = prot & (PT_R | PT_W | PT_X);
-	bool writable = prot & PT_W;
-	bool device = prot & PT_DEVICE;
-
-	return (struct arm_leaf_attrs){
-		.apx = readable && !writable,
-		.ap = !readable ? 0 : (prot & PT_USER) ? 3 : 1,
-		.tex = !device,
-		.c = !device,
-		.b = 1,
-		.s = !device,
-		.ng = !(prot & PT_GLOBAL),
-		.xn = !(prot & PT_X) || device,
-	};
-}
-
 bool arch_pte_leaf_allowed(unsigned level)
 {
 	return level == 0 || level == 1; /* section at L1, small page at L2 */
@@ -119,41 +90,99 @@ pte_t arch_pte_make_table(unsigned level, phys_addr_t table_pa)
 	return ((uint32_t)table_pa & L2_TABLE_MASK) | (0u << L1_DOMAIN_SHIFT) | L1_TABLE;
 }
 
-static uint32_t make_section(phys_addr_t pa, const struct arm_leaf_attrs *a)
-{
-	uint32_t d = ((uint32_t)pa & SECTION_MASK) | L1_SECTION;
+/* Leaf attributes in one layout, the small page's (XN, B, C, AP, TEX, APX, S, nG at their L2
+ * positions, type bits clear): the encoder makes them, and the decoder brings every leaf format
+ * to them, so that the rest of either side is one piece of code. A section holds the same fields
+ * with AP..nG six bits up and XN at bit 4 (B and C stay); a large page has TEX six bits up and
+ * XN at bit 15. */
+#define ATTR_XN L2_XN
+#define ATTR_BC (L2_B | L2_C)
+#define ATTR_TEX (7u << L2_TEX_SHIFT)
+#define ATTR_AP_TO_NG 0xe30u /* AP, APX, S, nG */
+#define SECTION_FIELDS_UP 6
+#define SECTION_XN_SHIFT 4
+#define LARGE_TEX_UP 6
+#define LARGE_XN_SHIFT 15
+_Static_assert(L1_AP_SHIFT == L2_AP_SHIFT + SECTION_FIELDS_UP &&
+		       L1_TEX_SHIFT == L2_TEX_SHIFT + SECTION_FIELDS_UP &&
+		       L1_APX == L2_APX << SECTION_FIELDS_UP && L1_S == L2_S << SECTION_FIELDS_UP &&
+		       L1_NG == L2_NG << SECTION_FIELDS_UP && L1_XN == 1u << SECTION_XN_SHIFT &&
+		       L1_B == L2_B && L1_C == L2_C,
+	       "a section's fields are a small page's, moved as one");
+_Static_assert(L2_LARGE_TEX_SHIFT == L2_TEX_SHIFT + LARGE_TEX_UP &&
+		       L2_LARGE_XN == 1u << LARGE_XN_SHIFT,
+	       "a large page's TEX and XN are moved, its other fields are a small page's");
 
-	d |= a->b ? L1_B : 0;
-	d |= a->c ? L1_C : 0;
-	d |= a->xn ? L1_XN : 0;
-	d |= a->ap << L1_AP_SHIFT;
-	d |= a->tex << L1_TEX_SHIFT;
-	d |= a->apx ? L1_APX : 0;
-	d |= a->s ? L1_S : 0;
-	d |= a->ng ? L1_NG : 0;
-	return d;
-}
+/* The attributes of a leaf for prot, as a constant expression, so that the table below is made
+ * by the compiler. Writable implies readable: APX (read-only) is set only for readable mappings
+ * without PT_W, and AP = 00 grants nothing. Normal memory is TEX/C/B = 001/1/1 and shareable; a
+ * device is TEX/C/B = 000/0/1 (shareable device) and never executable. */
+#define READABLE(prot) (((prot) & (PT_R | PT_W | PT_X)) != 0)
+#define LEAF_ATTRS(prot)                                                                    \
+	((READABLE(prot) && !((prot) & PT_W) ? L2_APX : 0) |                                 \
+	 ((READABLE(prot) ? ((prot) & PT_USER ? 3u : 1u) : 0u) << L2_AP_SHIFT) |             \
+	 ((prot) & PT_DEVICE ? L2_B : (1u << L2_TEX_SHIFT) | L2_C | L2_B | L2_S) |           \
+	 ((prot) & PT_GLOBAL ? 0 : L2_NG) |                                                  \
+	 (((prot) & PT_X) && !((prot) & PT_DEVICE) ? 0 : L2_XN))
+#define ATTRS_4(p) LEAF_ATTRS(p), LEAF_ATTRS((p) + 1), LEAF_ATTRS((p) + 2), LEAF_ATTRS((p) + 3)
+#define ATTRS_16(p) ATTRS_4(p), ATTRS_4((p) + 4), ATTRS_4((p) + 8), ATTRS_4((p) + 12)
+#define PROT_ALL (PT_R | PT_W | PT_X | PT_USER | PT_DEVICE | PT_GLOBAL)
+_Static_assert(PROT_ALL == 63, "leaf_attrs has one entry per combination of pt_prot bits");
 
-static uint32_t make_small_page(phys_addr_t pa, const struct arm_leaf_attrs *a)
-{
-	uint32_t d = ((uint32_t)pa & SMALL_PAGE_MASK) | L2_SMALL;
-
-	d |= a->xn ? L2_XN : 0;
-	d |= a->b ? L2_B : 0;
-	d |= a->c ? L2_C : 0;
-	d |= a->ap << L2_AP_SHIFT;
-	d |= a->tex << L2_TEX_SHIFT;
-	d |= a->apx ? L2_APX : 0;
-	d |= a->s ? L2_S : 0;
-	d |= a->ng ? L2_NG : 0;
-	return d;
-}
+/* A look-up instead of a test per field: the encoder runs at every boot and every exec. */
+static const uint16_t leaf_attrs[PROT_ALL + 1] = { ATTRS_16(0), ATTRS_16(16), ATTRS_16(32),
+						   ATTRS_16(48) };
 
 pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 {
-	struct arm_leaf_attrs a = attrs_from_prot(prot);
+	uint32_t attrs = leaf_attrs[prot & PROT_ALL];
 
-	return level == 0 ? make_section(pa, &a) : make_small_page(pa, &a);
+	if (level == 0)
+		return ((uint32_t)pa & SECTION_MASK) | L1_SECTION | (attrs & ATTR_BC) |
+		       ((attrs & ~(ATTR_BC | ATTR_XN)) << SECTION_FIELDS_UP) |
+		       ((attrs & ATTR_XN) << SECTION_XN_SHIFT);
+	return ((uint32_t)pa & SMALL_PAGE_MASK) | L2_SMALL | attrs;
+}
+
+/* How to read a descriptor, by level and type bits [1:0] (with bit 18, which tells a
+ * supersection from a section at L1 and is an address bit elsewhere: the rows repeat). */
+struct arm_format {
+	uint8_t kind;                         /* enum pte_kind */
+	uint8_t fields_up, tex_up, xn_shift;  /* where the leaf attributes are (see above) */
+	uint32_t pa_mask;                     /* 0 where nothing is mapped */
+	uint32_t pxn;                         /* the PXN bit, if the format has one */
+	const char *what;                     /* a leaf's name */
+};
+
+#define FAULT { PTE_INVALID, 0, 0, 0, 0, 0, NULL }
+#define L2_TABLE_FORMAT { PTE_TABLE, 0, 0, 0, L2_TABLE_MASK, 0, NULL }
+#define SECTION_FORMAT(mask, what)                                                            \
+	{ PTE_BLOCK, SECTION_FIELDS_UP, SECTION_FIELDS_UP, SECTION_XN_SHIFT, mask, L1_PXN, what }
+#define LARGE_FORMAT { PTE_PAGE, 0, LARGE_TEX_UP, LARGE_XN_SHIFT, LARGE_PAGE_MASK, 0, "large page" }
+#define SMALL_FORMAT { PTE_PAGE, 0, 0, 0, SMALL_PAGE_MASK, 0, "small page" }
+#define L2_FORMATS FAULT, LARGE_FORMAT, SMALL_FORMAT, SMALL_FORMAT
+
+static const struct arm_format formats[2][8] = {
+	{ FAULT, L2_TABLE_FORMAT, SECTION_FORMAT(SECTION_MASK, "section"),
+	  SECTION_FORMAT(SECTION_MASK, "section"), FAULT, L2_TABLE_FORMAT,
+	  SECTION_FORMAT(SUPERSECTION_MASK, "supersection"),
+	  SECTION_FORMAT(SUPERSECTION_MASK, "supersection") },
+	{ L2_FORMATS, L2_FORMATS },
+};
+_Static_assert(L1_SUPERSECTION == 1u << 18, "format_of takes bit 18 as the row's bit 2");
+
+/* A look-up, not tests: every page-table walk decodes (the boot's W^X check among them), and
+ * under TCG every branch taken at boot costs a translated block. */
+static const struct arm_format *format_of(unsigned level, uint32_t d)
+{
+	return &formats[level != 0][(d & DESC_TYPE_MASK) | ((d >> 16) & 4)];
+}
+
+/* A leaf's attributes in the small page's layout (garbage for tables and faults). */
+static uint32_t leaf_attrs_of(uint32_t d, const struct arm_format *f)
+{
+	return ((d >> f->fields_up) & ATTR_AP_TO_NG) | ((d >> f->tex_up) & ATTR_TEX) |
+	       (d & ATTR_BC) | ((d >> f->xn_shift) & ATTR_XN);
 }
 
 /* What APX:AP means: PL1/PL0 access in words, and the enum pt_prot bits it grants (PT_USER
@@ -172,150 +201,83 @@ static const struct {
 	{ "RO/RO", PT_R | PT_USER },
 };
 
-/* Device memory types, one bit per TEX:C:B code (5 bits): strongly ordered (000/0/0),
- * shareable device (000/0/1), non-shareable device (010/0/0). */
+static unsigned ap_index(uint32_t attrs)
+{
+	return ((attrs & L2_APX) >> 7) | ((attrs >> L2_AP_SHIFT) & 3);
+}
+_Static_assert(L2_APX >> 7 == 4, "ap_index puts APX above AP");
+
+/* TEX:C:B as one 5-bit code; devices are strongly ordered (000/0/0), shareable device
+ * (000/0/1) and non-shareable device (010/0/0). */
 #define MEMTYPE_CODE(tex, c, b) (((tex) << 2) | ((c) << 1) | (b))
 #define DEVICE_MEMTYPES \
 	((1u << MEMTYPE_CODE(0, 0, 0)) | (1u << MEMTYPE_CODE(0, 0, 1)) | (1u << MEMTYPE_CODE(2, 0, 0)))
 
-static bool is_device_type(unsigned tex, unsigned c, unsigned b)
+static unsigned memtype_code(uint32_t attrs)
 {
-	return (DEVICE_MEMTYPES >> MEMTYPE_CODE(tex, c, b)) & 1;
+	return ((attrs & ATTR_TEX) >> (L2_TEX_SHIFT - 2)) | ((attrs & ATTR_BC) >> 2);
 }
 
-/* Each bit of the result is one expression, so decoding runs straight through (under TCG
- * every branch taken at boot costs a translated block). Execute needs read access. */
-static unsigned leaf_prot(const struct arm_leaf_attrs *a)
+/* Each bit of the result is one expression, so decoding runs straight through. Execute needs
+ * read access. */
+static unsigned leaf_prot(uint32_t attrs)
 {
-	unsigned prot = ap_meaning[(a->apx << 2) | a->ap].prot;
-	bool executable = !a->xn && (prot & PT_R);
+	unsigned prot = ap_meaning[ap_index(attrs)].prot;
+	bool executable = !(attrs & ATTR_XN) && (prot & PT_R);
 
 	return prot | (executable ? PT_X : 0) |
-	       (is_device_type(a->tex, a->c, a->b) ? PT_DEVICE : 0) | (a->ng ? 0 : PT_GLOBAL);
-}
-
-/* A descriptor taken apart; decoding and describing both start from here. */
-struct arm_entry {
-	enum pte_kind kind;
-	phys_addr_t pa;
-	/* Set for leaves only: */
-	const char *what;           /* "section", "small page", ... */
-	struct arm_leaf_attrs a;
-};
-
-/* The parsers are inlined into each caller: arch_pte_decode, which every page-table walk runs
- * (the boot's W^X check among them), then keeps the few fields it needs in registers and makes
- * no calls, where a shared copy fills the whole struct in memory for it to read back. */
-#define PARSER static inline __attribute__((always_inline))
-
-PARSER void parse_l1(uint32_t d, struct arm_entry *e)
-{
-	struct arm_leaf_attrs *a = &e->a;
-
-	if ((d & DESC_TYPE_MASK) == 0)
-		return;
-	if ((d & DESC_TYPE_MASK) == L1_TABLE) {
-		e->kind = PTE_TABLE;
-		e->pa = d & L2_TABLE_MASK;
-		return;
-	}
-	a->apx = !!(d & L1_APX);
-	a->ap = (d >> L1_AP_SHIFT) & 3;
-	a->tex = (d >> L1_TEX_SHIFT) & 7;
-	a->c = !!(d & L1_C);
-	a->b = !!(d & L1_B);
-	a->s = d & L1_S;
-	a->ng = d & L1_NG;
-	a->xn = d & L1_XN;
-	a->pxn = d & L1_PXN;
-	e->kind = PTE_BLOCK;
-	e->pa = d & ((d & L1_SUPERSECTION) ? SUPERSECTION_MASK : SECTION_MASK);
-	e->what = (d & L1_SUPERSECTION) ? "supersection" : "section";
-}
-
-PARSER void parse_l2(uint32_t d, struct arm_entry *e)
-{
-	struct arm_leaf_attrs *a = &e->a;
-
-	if ((d & DESC_TYPE_MASK) == 0)
-		return;
-	a->apx = !!(d & L2_APX);
-	a->ap = (d >> L2_AP_SHIFT) & 3;
-	a->c = !!(d & L2_C);
-	a->b = !!(d & L2_B);
-	a->s = d & L2_S;
-	a->ng = d & L2_NG;
-	a->pxn = false;
-	e->kind = PTE_PAGE;
-	if ((d & DESC_TYPE_MASK) == L2_LARGE) {
-		a->tex = (d >> L2_LARGE_TEX_SHIFT) & 7;
-		a->xn = d & L2_LARGE_XN;
-		e->pa = d & LARGE_PAGE_MASK;
-		e->what = "large page";
-	} else {
-		a->tex = (d >> L2_TEX_SHIFT) & 7;
-		a->xn = d & L2_XN;
-		e->pa = d & SMALL_PAGE_MASK;
-		e->what = "small page";
-	}
-}
-
-PARSER void parse(unsigned level, uint32_t d, struct arm_entry *e)
-{
-	e->kind = PTE_INVALID;
-	e->pa = 0;
-	if (level == 0)
-		parse_l1(d, e);
-	else
-		parse_l2(d, e);
+	       (((DEVICE_MEMTYPES >> memtype_code(attrs)) & 1) ? PT_DEVICE : 0) |
+	       (attrs & L2_NG ? 0 : PT_GLOBAL);
 }
 
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 {
-	struct arm_entry e;
+	uint32_t d = (uint32_t)pte;
+	const struct arm_format *f = format_of(level, d);
+	bool leaf = f->kind == PTE_BLOCK || f->kind == PTE_PAGE;
 
-	parse(level, (uint32_t)pte, &e);
-	out->kind = e.kind;
-	out->pa = e.pa;
-	out->prot = e.kind == PTE_BLOCK || e.kind == PTE_PAGE ? leaf_prot(&e.a) : 0;
-	out->accessed = e.kind != PTE_INVALID; /* no access flag: SCTLR.AFE = 0 */
+	out->kind = f->kind;
+	out->pa = d & f->pa_mask;
+	/* A test, not a mask: most walk steps find an L1 table, which has no attributes. */
+	out->prot = leaf ? leaf_prot(leaf_attrs_of(d, f)) : 0;
+	out->accessed = f->kind != PTE_INVALID; /* no access flag: SCTLR.AFE = 0 */
 }
 
-static int memtype_text(char *buf, size_t size, unsigned tex, unsigned c, unsigned b)
+static int memtype_text(char *buf, size_t size, unsigned code)
 {
-	if (tex == 1 && c && b)
+	if (code == MEMTYPE_CODE(1, 1, 1))
 		return snprintf(buf, size, "TEX/C/B=normal");
-	if (tex == 0 && !c && b)
+	if (code == MEMTYPE_CODE(0, 0, 1))
 		return snprintf(buf, size, "TEX/C/B=device");
-	if (tex == 0 && !c && !b)
+	if (code == MEMTYPE_CODE(0, 0, 0))
 		return snprintf(buf, size, "TEX/C/B=strongly-ordered");
-	return snprintf(buf, size, "TEX/C/B=%u/%u/%u", tex, c, b);
+	return snprintf(buf, size, "TEX/C/B=%u/%u/%u", code >> 2, (code >> 1) & 1, code & 1);
 }
 
 /* "small page AP=RW/RW XN nG S TEX/C/B=normal" */
-static void describe_leaf(const struct arm_entry *e, char *buf, size_t size)
+static void describe_leaf(uint32_t d, const struct arm_format *f, char *buf, size_t size)
 {
-	const struct arm_leaf_attrs *a = &e->a;
+	uint32_t attrs = leaf_attrs_of(d, f);
 	char mt[32];
 
-	memtype_text(mt, sizeof(mt), a->tex, a->c, a->b);
-	snprintf(buf, size, "%s AP=%s%s%s%s%s %s", e->what, ap_meaning[(a->apx << 2) | a->ap].text,
-		 a->xn ? " XN" : "", a->pxn ? " PXN" : "", a->ng ? " nG" : "", a->s ? " S" : "", mt);
+	memtype_text(mt, sizeof(mt), memtype_code(attrs));
+	snprintf(buf, size, "%s AP=%s%s%s%s%s %s", f->what, ap_meaning[ap_index(attrs)].text,
+		 attrs & ATTR_XN ? " XN" : "", d & f->pxn ? " PXN" : "", attrs & L2_NG ? " nG" : "",
+		 attrs & L2_S ? " S" : "", mt);
 }
 
 void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
 {
 	uint32_t d = (uint32_t)pte;
-	struct arm_entry e;
+	const struct arm_format *f = format_of(level, d);
 
-	parse(level, d, &e);
-	if (e.kind == PTE_INVALID)
+	if (f->kind == PTE_INVALID)
 		snprintf(buf, size, "fault (invalid)");
-	else if (e.kind == PTE_TABLE)
+	else if (f->kind == PTE_TABLE)
 		snprintf(buf, size, "L2 table domain %u%s", (unsigned)((d >> L1_DOMAIN_SHIFT) & 0xf),
 			 (d & L1_TABLE_PXN) ? " PXN" : "");
 	else
-		describe_leaf(&e, buf, size);
+		describe_leaf(d, f, buf, size);
 }
 
 pte_t arch_pt_load(const void *table, unsigned idx)
