@@ -273,13 +273,7 @@ phys_addr_t arch_mmu_init(const struct boot_info *bi)
 	kernel_root = __pa(kernel_l1);
 	map_kernel_half(bi);
 	arch_pt_sync();
-	/* The kernel never executes memory a user can write (SCTLR.UWXN, Virtualization
-	 * Extensions): short-descriptor small pages have no PXN bit of their own. QEMU 7.2 only
-	 * models UWXN for long descriptors, so under QEMU this is documentation. Set before the
-	 * switch (the boot table maps nothing for users), the one isb and TLB flush below serve
-	 * it and the new root alike: TLB entries may hold UWXN. */
-	arm_write_sctlr(arm_read_sctlr() | ARM_SCTLR_UWXN);
-	arm_write_contextidr(0);
+	/* head.S set SCTLR.UWXN and CONTEXTIDR (ASID 0), which nothing has changed since. */
 	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
 	arm_isb();
 	arch_tlb_flush_all();

@@ -4,7 +4,7 @@
  * ARM_PV_OFFSET.
  *
  * Boot mapping (short descriptors, 1 MiB sections, TTBR0 only, TTBCR.N = 0):
- *   identity   the sections holding the image, so the instruction after the MMU switch exists
+ *   identity   the MiB holding _start, so the instructions after the MMU switch exist
  *   linear     PAGE_OFFSET .. ARM_LOWMEM_END -> 0x40000000 ..: all usable RAM, because generic
  *              code (pmm, pt_alloc_table) touches RAM through __va before arch_mmu_init
  *   devices    ARM_UART_VA, ARM_GIC_VA -> the MiBs holding the PL011 and the GIC, so printk
@@ -40,6 +40,7 @@
 #define SCTLR_Z		(1 << 11)
 #define SCTLR_I		(1 << 12)
 #define SCTLR_V		(1 << 13)
+#define SCTLR_UWXN	(1 << 20)
 #define SCTLR_TRE	(1 << 28)
 #define SCTLR_AFE	(1 << 29)
 #define SCTLR_TE	(1 << 30)
@@ -76,27 +77,21 @@
 	blo	1b
 	.endm
 
-/* VA = PA sections for [_start, __kernel_end) at their physical addresses, in r11 (slot), r12
- * (descriptor) and lr (last slot): boot_map_linear's registers are set up before it. */
+/* VA = PA for the MiB holding _start, in r11 (slot) and r12 (descriptor): only the few
+ * instructions between the MMU switch and `ldr pc, =boot_high` run there, and they lie in the
+ * image's first page. boot_map_linear's registers are set up before it. */
 	.macro	boot_map_identity
 	ldr	r11, =_start - ARM_PV_OFFSET
 	lsr	r11, r11, #20
 	ldr	r12, =SECT_NORMAL
 	orr	r12, r12, r11, lsl #20
-	add	r11, r4, r11, lsl #2
-	ldr	lr, =__kernel_end - ARM_PV_OFFSET - 1
-	lsr	lr, lr, #20
-	add	lr, r4, lr, lsl #2
-1:	str	r12, [r11], #4
-	add	r12, r12, #0x100000
-	cmp	r11, lr
-	bls	1b
+	str	r12, [r4, r11, lsl #2]
 	.endm
 
 /* PAGE_OFFSET .. ARM_LOWMEM_END -> ARM_PHYS_OFFSET .., eight sections a round: up to 2816 of
- * them (the 1G split), each the previous one plus a MiB. Set up before boot_map_identity and
- * run after it, so that the loop starts a translated block of its own (the one after the
- * identity loop's last branch) rather than being translated twice (see zero_loop). */
+ * them (the 1G split), each the previous one plus a MiB. Entered by a branch, so that the loop
+ * starts a translated block of its own rather than being translated twice, inside the block
+ * that would fall into it and as the branch target (see zero_loop). */
 #define LINEAR_FIRST	(PAGE_OFFSET >> 20)
 #define LINEAR_END	(ARM_LOWMEM_END >> 20)
 	.if	(LINEAR_END - LINEAR_FIRST) % 8
@@ -118,6 +113,7 @@
 	.endm
 
 	.macro	boot_map_linear
+	b	1f
 1:	stmia	r0!, STM_REGS
 	add	r2, r2, #0x800000
 	add	r3, r3, #0x800000
@@ -140,9 +136,12 @@
 	str	r2, [r4, r0, lsl #2]
 	.endm
 
-/* TTBR0 = r4, TTBCR = 0 (no TTBR1, short descriptors), domain 0 client, ASID 0, then M/C/I/Z.
- * QEMU does not model caches; real hardware would also need the D-cache invalidated by set/way
- * before it is enabled. */
+/* TTBR0 = r4, TTBCR = 0 (no TTBR1, short descriptors), domain 0 client, ASID 0, then M/C/I/Z
+ * and UWXN: the kernel never executes memory a user can write (Virtualization Extensions;
+ * short-descriptor small pages have no PXN bit of their own). The boot table maps nothing for
+ * users, and arch_mmu_init's switch flushes the TLB, which may hold UWXN. QEMU 7.2 only models
+ * UWXN for long descriptors, so under QEMU it is documentation. QEMU does not model caches;
+ * real hardware would also need the D-cache invalidated by set/way before it is enabled. */
 	.macro	boot_enable_mmu
 	mov	r0, #0
 	mcr	p15, 0, r0, c8, c7, 0		@ TLBIALL
@@ -161,7 +160,7 @@
 	mrc	p15, 0, r0, c1, c0, 0
 	ldr	r1, =(SCTLR_A | SCTLR_V | SCTLR_TRE | SCTLR_AFE | SCTLR_TE)
 	bic	r0, r0, r1
-	ldr	r1, =(SCTLR_M | SCTLR_C | SCTLR_Z | SCTLR_I)
+	ldr	r1, =(SCTLR_M | SCTLR_C | SCTLR_Z | SCTLR_I | SCTLR_UWXN)
 	orr	r0, r0, r1
 	mcr	p15, 0, r0, c1, c0, 0
 	isb

@@ -48,7 +48,6 @@ static inline void arm_dsb(void) { __asm__ volatile("dsb ish" : : : "memory"); }
 static inline void arm_dsb_st(void) { __asm__ volatile("dsb ishst" : : : "memory"); }
 static inline void arm_isb(void) { __asm__ volatile("isb" : : : "memory"); }
 
-#define ARM_SCTLR_UWXN (1u << 20)
 #define ARM_CNTKCTL_PL0VCTEN (1u << 1)
 
 /* TTBR0 walk attributes: inner/outer write-back write-allocate, shareable (as head.S). */
