@@ -35,8 +35,6 @@
 #define L1_SECTION 0x2u
 #define L1_PXN (1u << 0)
 #define L1_TABLE_PXN (1u << 2)
-#define L1_B (1u << 2)
-#define L1_C (1u << 3)
 #define L1_XN (1u << 4)
 #define L1_AP_SHIFT 10
 #define L1_TEX_SHIFT 12
@@ -99,19 +97,14 @@ pte_t arch_pte_make_table(unsigned level, phys_addr_t table_pa)
 #define ATTR_BC (L2_B | L2_C)
 #define ATTR_TEX (7u << L2_TEX_SHIFT)
 #define ATTR_AP_TO_NG 0xe30u /* AP, APX, S, nG */
-#define SECTION_FIELDS_UP 6
-#define SECTION_XN_SHIFT 4
-#define LARGE_TEX_UP 6
-#define LARGE_XN_SHIFT 15
-_Static_assert(L1_AP_SHIFT == L2_AP_SHIFT + SECTION_FIELDS_UP &&
-		       L1_TEX_SHIFT == L2_TEX_SHIFT + SECTION_FIELDS_UP &&
+#define SECTION_FIELDS_UP (L1_AP_SHIFT - L2_AP_SHIFT)
+#define SECTION_XN_SHIFT __builtin_ctz(L1_XN)
+#define LARGE_TEX_UP (L2_LARGE_TEX_SHIFT - L2_TEX_SHIFT)
+#define LARGE_XN_SHIFT __builtin_ctz(L2_LARGE_XN)
+_Static_assert(L1_TEX_SHIFT == L2_TEX_SHIFT + SECTION_FIELDS_UP &&
 		       L1_APX == L2_APX << SECTION_FIELDS_UP && L1_S == L2_S << SECTION_FIELDS_UP &&
-		       L1_NG == L2_NG << SECTION_FIELDS_UP && L1_XN == 1u << SECTION_XN_SHIFT &&
-		       L1_B == L2_B && L1_C == L2_C,
-	       "a section's fields are a small page's, moved as one");
-_Static_assert(L2_LARGE_TEX_SHIFT == L2_TEX_SHIFT + LARGE_TEX_UP &&
-		       L2_LARGE_XN == 1u << LARGE_XN_SHIFT,
-	       "a large page's TEX and XN are moved, its other fields are a small page's");
+		       L1_NG == L2_NG << SECTION_FIELDS_UP,
+	       "a section's AP..nG are a small page's, moved as one");
 
 /* The attributes of a leaf for prot, as a constant expression, so that the table below is made
  * by the compiler. Writable implies readable: APX (read-only) is set only for readable mappings
@@ -169,13 +162,13 @@ static const struct arm_format formats[2][8] = {
 	  SECTION_FORMAT(SUPERSECTION_MASK, "supersection") },
 	{ L2_FORMATS, L2_FORMATS },
 };
-_Static_assert(L1_SUPERSECTION == 1u << 18, "format_of takes bit 18 as the row's bit 2");
 
 /* A look-up, not tests: every page-table walk decodes (the boot's W^X check among them), and
  * under TCG every branch taken at boot costs a translated block. */
 static const struct arm_format *format_of(unsigned level, uint32_t d)
 {
-	return &formats[level != 0][(d & DESC_TYPE_MASK) | ((d >> 16) & 4)];
+	return &formats[level != 0][(d & DESC_TYPE_MASK) |
+				    ((d >> (__builtin_ctz(L1_SUPERSECTION) - 2)) & 4)];
 }
 
 /* A leaf's attributes in the small page's layout (garbage for tables and faults). */
