@@ -76,11 +76,11 @@ static const struct {
 
 /* The conversions, by what they read and how they print it. */
 enum conv_kind {
-	K_LITERAL, /* "%%", an unknown letter, or the end of the format: printed as written */
 	K_INTEGER,
 	K_POINTER,
-	K_STRING,
+	K_STRING, /* also %p of a null pointer, which prints "(nil)" */
 	K_CHAR,
+	K_LITERAL, /* "%%", an unknown letter, or the end of the format: printed as written */
 };
 
 struct conv {
@@ -89,16 +89,25 @@ struct conv {
 	unsigned char forced_flags; /* and those it always has */
 	unsigned char length; /* how its argument is read; LEN_NONE: as the spec's length says */
 	bool is_signed;
-	unsigned char shift; /* log2 of the base for x, X, o; 0 for decimal */
 	unsigned char digit_case; /* 0 or 16: where its digits start in hex_digits */
-	/* What '#' puts before a non-zero value: "0x", "0X", or octal's "0" (which makes the first
-	 * digit a zero, so the precision's zeros may stand in for it). */
+	/* What '#' puts before a non-zero value, right-aligned in alt_prefix: "0x", "0X", or
+	 * octal's "0" (alone of length 1: it makes the first digit a zero, so the precision's
+	 * zeros may stand in for it). */
+	unsigned char alt_len;
 	char alt_prefix[2];
-	bool alt_zero; /* octal: '#' asks for a first zero */
+	/* K_STRING: where in null_texts the text for a null pointer starts */
+	unsigned char null_text;
+	/* The base, and how a 32-bit value is divided by it: (v * word_mul >> 32) >> word_shift,
+	 * a multiplication instead of a division (32-bit Arm has no divide instruction). */
+	unsigned char base;
+	unsigned char word_shift;
+	uint32_t word_mul;
 } __aligned(16); /* a table row is found with a shift */
+_Static_assert(sizeof(struct conv) == 16, "a table row is 16 bytes");
 
 enum conv_id {
 	CONV_LITERAL, CONV_D, CONV_U, CONV_LX, CONV_UX, CONV_O, CONV_P, CONV_S, CONV_C,
+	CONV_NIL, /* no letter: what %p becomes for a null pointer */
 	CONV_COUNT
 };
 
@@ -111,19 +120,40 @@ static const unsigned char conv_of[256] = {
  * no relocations. */
 static const char hex_digits[] = "0123456789abcdef0123456789ABCDEF";
 
+/* What a null %s prints (glibc's "(null)") and a null %p. */
+static const char null_texts[] = "(null)\0(nil)";
+#define NULL_STRING 0
+#define NULL_POINTER 7
+#define NULL_STRING_LEN 6
+
+/* v / 10 is (v * 0xcccccccd >> 32) >> 3 for every 32-bit v; v / 16 and v / 8 are exact
+ * shifts. */
+#define DECIMAL .base = 10, .word_mul = 0xcccccccdu, .word_shift = 3
+#define HEX .base = 16, .word_mul = 1u << 28, .word_shift = 0
+#define OCTAL .base = 8, .word_mul = 1u << 29, .word_shift = 0
+
 /* What every integer conversion takes: '-', '0', a width, a precision. */
 #define F_INTEGER (F_LEFT | F_ZERO | F_COUNTS)
 static const struct conv convs[CONV_COUNT] = {
-	[CONV_LITERAL] = { K_LITERAL, 0, 0, LEN_NONE, false, 0, 0, "", false },
-	[CONV_D] = { K_INTEGER, F_INTEGER | F_PLUS | F_SPACE, 0, LEN_NONE, true, 0, 0, "", false },
-	[CONV_U] = { K_INTEGER, F_INTEGER, 0, LEN_NONE, false, 0, 0, "", false },
-	[CONV_LX] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 4, 0, "0x", false },
-	[CONV_UX] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 4, 16, "0X", false },
-	[CONV_O] = { K_INTEGER, F_INTEGER | F_ALT, 0, LEN_NONE, false, 3, 0, "0", true },
+	[CONV_LITERAL] = { .kind = K_LITERAL },
+	[CONV_D] = { .kind = K_INTEGER, .flags = F_INTEGER | F_PLUS | F_SPACE, .is_signed = true,
+		     DECIMAL },
+	[CONV_U] = { .kind = K_INTEGER, .flags = F_INTEGER, DECIMAL },
+	[CONV_LX] = { .kind = K_INTEGER, .flags = F_INTEGER | F_ALT, .alt_len = 2,
+		      .alt_prefix = { '0', 'x' }, HEX },
+	[CONV_UX] = { .kind = K_INTEGER, .flags = F_INTEGER | F_ALT, .digit_case = 16,
+		      .alt_len = 2, .alt_prefix = { '0', 'X' }, HEX },
+	[CONV_O] = { .kind = K_INTEGER, .flags = F_INTEGER | F_ALT, .alt_len = 1,
+		     .alt_prefix = { '\0', '0' }, OCTAL },
 	/* %p is %#x of the pointer, or "(nil)" */
-	[CONV_P] = { K_POINTER, F_INTEGER, F_ALT, LEN_PTR, false, 4, 0, "0x", false },
-	[CONV_S] = { K_STRING, F_LEFT | F_COUNTS, 0, LEN_PTR, false, 0, 0, "", false },
-	[CONV_C] = { K_CHAR, F_LEFT | F_WIDTH, 0, LEN_NONE, false, 0, 0, "", false },
+	[CONV_P] = { .kind = K_POINTER, .flags = F_INTEGER, .forced_flags = F_ALT,
+		     .length = LEN_PTR, .alt_len = 2, .alt_prefix = { '0', 'x' }, HEX },
+	[CONV_S] = { .kind = K_STRING, .flags = F_LEFT | F_COUNTS, .length = LEN_PTR,
+		     .null_text = NULL_STRING },
+	/* %c always builds a field: its character may be a NUL */
+	[CONV_C] = { .kind = K_CHAR, .flags = F_LEFT | F_WIDTH, .forced_flags = F_WIDTH },
+	/* a string that no precision cuts */
+	[CONV_NIL] = { .kind = K_STRING, .flags = F_LEFT | F_WIDTH, .null_text = NULL_POINTER },
 };
 
 struct spec {
@@ -151,8 +181,8 @@ struct sink {
 };
 
 /* Writes text up to its terminator or the first stop character, counts it, and returns where it
- * stopped. Literal text, strings and numbers all go out through this one loop (out of line, so
- * that its blocks are translated once). */
+ * stopped. Literal text and every conversion without a field go out through this one loop (out
+ * of line, so that its blocks are translated once). */
 static __attribute__((noinline, noclone)) const char *emit_until(struct sink *s, const char *p,
 								 char stop)
 {
@@ -196,56 +226,53 @@ static __attribute__((noinline, noclone)) void emit_field(struct sink *s, const 
 	s->count += len + pad;
 }
 
-/* Digits of v, most significant first, ending at end; returns the first. The base's divisor or
- * shift is chosen once, not per digit. Each loop is entered through its test, after the units
- * digit is written: so its body starts a block of its own, which QEMU translates once (a loop
- * entered from the code above it has its body translated twice). Not always: where the
- * compiler pads the loop's start with an alignment nop, as arm64 builds sometimes do, the block
- * that falls in starts at the nop and holds the body too. */
-static char *word_digits(char *p, uint32_t v, const struct conv *c)
-{
-	if (c->shift == 0) {
-		*--p = (char)('0' + v % 10);
-		while ((v /= 10) != 0)
-			*--p = (char)('0' + v % 10);
-	} else {
-		const char *digits = hex_digits + c->digit_case;
-		unsigned mask = (1u << c->shift) - 1;
+/* The digit loops write the digits of v, most significant last, down from p; they return the
+ * first. Each is a function of its own whose first instruction is the top of its loop, so that
+ * QEMU translates the loop's body once: the jump back lands on the block it translated at the
+ * call (a loop entered from code above it has its body translated twice, once with that code).
+ * What they need is worked out by their caller, and the loop is not aligned: the padding
+ * before it would be a block of its own that falls into the loop's body (nor is the function
+ * aligned for it: that would move the code of the user programs that link this file). */
+#define DIGIT_LOOP __attribute__((noinline, noclone, optimize("align-loops=1")))
 
-		*--p = digits[v & mask];
-		while ((v >>= c->shift) != 0)
-			*--p = digits[v & mask];
-	}
+/* Any value, by a division per digit: on 32-bit ISAs the 64-bit division is long code, which
+ * only values wider than 32 bits take (the boot prints none). */
+static DIGIT_LOOP char *wide_digits(char *p, uint64_t v, const char *digits, uint64_t base)
+{
+	do {
+		*--p = digits[v % base];
+		v /= base;
+	} while (v != 0);
 	return p;
 }
 
-/* The same for any value, by a division per digit: apart and out of line because on 32-bit ISAs
- * 64-bit arithmetic (above all the division) is long code, and the boot prints no value wider
- * than 32 bits there. */
-static __attribute__((noinline, noclone)) char *wide_digits(char *p, uint64_t v,
-							     const struct conv *c)
+/* A 32-bit value, with a multiplication per digit instead of a division. */
+static DIGIT_LOOP char *word_digits(char *p, uint32_t v, const char *digits,
+				     const struct conv *c)
 {
-	const char *digits = hex_digits + c->digit_case;
-	unsigned base = c->shift ? 1u << c->shift : 10;
+	do {
+		uint32_t q = (uint32_t)((uint64_t)v * c->word_mul >> 32) >> c->word_shift;
 
-	*--p = digits[v % base];
-	while ((v /= base) != 0)
-		*--p = digits[v % base];
+		*--p = digits[v - q * c->base];
+		v = q;
+	} while (v != 0);
 	return p;
 }
 
 /* Where long is 64 bits (arm64, x86_64, the host) the ISA divides 64-bit values in one
  * instruction, and every value takes the 64-bit loop; elsewhere those that fit in 32 bits take
- * the 32-bit ones. The host tests build this file both ways. */
+ * the 32-bit one. The host tests build this file both ways. */
 #ifndef FMT_ONE_WIDE_LOOP
 #define FMT_ONE_WIDE_LOOP (sizeof(long) == 8)
 #endif
 
 static char *to_digits(char *end, uint64_t v, const struct conv *c)
 {
+	const char *digits = hex_digits + c->digit_case;
+
 	if (!FMT_ONE_WIDE_LOOP && v <= UINT32_MAX)
-		return word_digits(end, (uint32_t)v, c);
-	return wide_digits(end, v, c);
+		return word_digits(end, (uint32_t)v, digits, c);
+	return wide_digits(end, v, digits, c->base);
 }
 
 /* An integer argument of the given length, sign-extended to 64 bits when is_signed. */
@@ -267,20 +294,18 @@ _Static_assert(F_SPACE == 2 * F_PLUS && F_NEGATIVE == 4 * F_PLUS, "sign_chars in
 static const char sign_chars[8] = { 0, '+', ' ', '+', '-', '-', '-', '-' };
 
 /* Puts an integer's sign ('-', or what '+' or ' ' asks for) or the prefix of '#' (%p always has
- * it) in front of its digits at text; returns the new start. A sign and a prefix never meet:
- * only d and i have a sign, only x, X, o and p a prefix. */
-static char *integer_prefix(char *text, const struct spec *sp, const struct conv *c, bool zero)
+ * it) in front of its digits; returns the new start. A sign and a prefix never meet: only d and
+ * i have a sign, only x, X, o and p a prefix. Without a branch: the two characters before the
+ * digits always get the prefix, and the text starts before them or not; so does the sign. */
+static char *integer_prefix(char *digits, unsigned flags, const struct conv *c, bool zero)
 {
-	char sign = sign_chars[sp->flags / F_PLUS & 7];
+	char sign = sign_chars[flags / F_PLUS & 7];
+	char *text = digits - ((flags & F_ALT) && !zero ? c->alt_len : 0);
 
-	if (sign)
-		*--text = sign;
-	if ((sp->flags & F_ALT) && c->alt_prefix[0] && !zero) {
-		if (c->alt_prefix[1])
-			*--text = c->alt_prefix[1];
-		*--text = c->alt_prefix[0];
-	}
-	return text;
+	digits[-2] = c->alt_prefix[0];
+	digits[-1] = c->alt_prefix[1];
+	text[-1] = sign;
+	return text - (sign != 0);
 }
 
 /* An integer with a width, a precision or '0': zeros between its prefix and its digits, as many
@@ -288,17 +313,16 @@ static char *integer_prefix(char *text, const struct spec *sp, const struct conv
  * says otherwise). A zero precision drops a lone zero digit. Octal's '#' wants a first zero: its
  * prefix "0" is dropped where the precision's zeros lead, and is all there is of a zero whose
  * digit the precision dropped. */
-static __attribute__((noinline, noclone)) void integer_field(struct sink *s, const struct spec *sp,
-							     const struct conv *c, const char *text,
-							     const char *digits, const char *end,
-							     bool zero)
+static void integer_field(struct sink *s, const struct spec *sp, const struct conv *c,
+			  const char *text, const char *digits, bool zero)
 {
+	const char *end = digits + strlen(digits);
 	struct field fl;
 
 	if (sp->prec == 0 && zero)
 		digits = --end; /* the digit "0" is the last character */
 	fl.zeros = positive_part(sp->prec - (int)(end - digits));
-	if ((sp->flags & F_ALT) && c->alt_zero) {
+	if ((sp->flags & F_ALT) && c->alt_len == 1) {
 		if (fl.zeros > 0)
 			text = digits;
 		if (text == end)
@@ -312,101 +336,88 @@ static __attribute__((noinline, noclone)) void integer_field(struct sink *s, con
 	emit_field(s, sp, &fl);
 }
 
-/* An integer: its digits, sign and prefix are written into buf and go out like a string, unless
- * a width, a precision or '0' ask for a field. */
-static void format_integer(struct sink *s, struct spec *sp, const struct conv *c, uint64_t v)
+/* A conversion with a width, a precision or '0' (and every %c): an integer's as above; a
+ * string's is the string up to its terminator or the precision (for a null string glibc
+ * prints "(null)", or nothing where the precision would cut that); a character's is that one
+ * character, whatever it is. Out of line: the boot builds no field. */
+static __attribute__((noinline, noclone)) void format_field(struct sink *s, const struct spec *sp,
+							     const struct conv *c,
+							     const char *text,
+							     const char *digits, bool zero)
 {
-	/* At most 22 (octal) digits, a sign or prefix in front and the terminator. */
-	char buf[25];
-	char *end = buf + sizeof(buf) - 1;
-	char *digits, *text;
-
-	if (c->is_signed && (int64_t)v < 0) {
-		sp->flags |= F_NEGATIVE;
-		v = 0 - v;
-	}
-	/* The digits are written into buf, not read from it (cppcheck's whole-program pass
-	 * thinks otherwise). */
-	/* cppcheck-suppress ctuuninitvar */
-	digits = to_digits(end, v, c);
-	*end = '\0';
-	text = sp->flags ? integer_prefix(digits, sp, c, v == 0) : digits;
-	if (sp->flags & (F_COUNTS | F_ZERO))
-		integer_field(s, sp, c, text, digits, end, v == 0);
-	else
-		emit_until(s, text, '\0');
-}
-
-/* A string: straight out where no width or precision applies, else as a field of the string up
- * to its terminator or the precision. For a null string glibc prints "(null)", or nothing where
- * the precision would cut that. */
-static void format_string(struct sink *s, const struct spec *sp, const char *str)
-{
-	static const char null_string[] = "(null)";
 	struct field fl;
 
-	if (!(sp->flags & F_COUNTS)) {
-		emit_until(s, str ? str : null_string, '\0');
+	if (c->kind <= K_POINTER) {
+		integer_field(s, sp, c, text, digits, zero);
 		return;
 	}
-	fl.text = str ? str : (unsigned)sp->prec < sizeof(null_string) - 1 ? "" : null_string;
-	fl.len = (int)(sp->prec < 0 ? strlen(fl.text) : strnlen(fl.text, (size_t)sp->prec));
-	fl.nprefix = 0;
-	fl.zeros = 0;
-	emit_field(s, sp, &fl);
-}
-
-/* %c, %p of a null pointer ("(nil)"), and "%%", an unknown conversion (printed as written: '%'
- * and its letter) or a '%' that ends the format (prints nothing), which are not padded. */
-static __attribute__((noinline, noclone)) void format_other(struct sink *s, struct spec *sp,
-							     const struct conv *c, uint64_t arg)
-{
-	struct field fl;
-	char buf[2];
-
+	fl.text = text;
 	fl.nprefix = 0;
 	fl.zeros = 0;
 	if (c->kind == K_CHAR) {
-		buf[0] = (char)arg;
-		fl.text = buf;
 		fl.len = 1;
-	} else if (c->kind == K_POINTER) {
-		fl.text = "(nil)";
-		fl.len = 5;
+	} else if (sp->flags & F_PREC) {
+		if (zero && sp->prec < NULL_STRING_LEN)
+			fl.text = "";
+		fl.len = (int)strnlen(fl.text, (size_t)sp->prec);
 	} else {
-		buf[0] = '%';
-		buf[1] = sp->conv;
-		fl.text = sp->conv == '%' ? buf + 1 : buf;
-		fl.len = sp->conv == '%' ? 1 : sp->conv ? 2 : 0;
-		sp->width = 0;
+		fl.len = (int)strlen(fl.text);
 	}
 	emit_field(s, sp, &fl);
 }
 
+/* The text of %c, or of "%%", an unknown conversion (printed as written: '%' and its letter)
+ * or a '%' that ends the format (nothing), in buf. */
+static const char *other_text(char *buf, const struct spec *sp, const struct conv *c,
+			      uint64_t arg)
+{
+	if (c->kind == K_CHAR) {
+		buf[0] = (char)arg;
+		buf[1] = '\0';
+		return buf;
+	}
+	buf[0] = '%';
+	buf[1] = sp->conv;
+	buf[2] = '\0';
+	return buf + (sp->conv == '%' || !sp->conv);
+}
+
+/* Every conversion makes a text: an integer's digits behind its sign or prefix, a string (the
+ * argument's own), or a character or two; without a width, precision or '0' (all the boot
+ * uses) that text goes out as it is, by the loop that writes the literal text around it. */
 static void format_conversion(struct sink *s, struct spec *sp, va_list *ap)
 {
 	const struct conv *c = &convs[conv_of[(unsigned char)sp->conv]];
+	/* At most 22 (octal) digits, a sign or prefix in front and the terminator. */
+	char buf[25];
+	char *end = buf + sizeof(buf) - 1;
+	const char *text, *digits = end;
 	uint64_t arg = 0;
 
-	sp->flags = (sp->flags & c->flags) | c->forced_flags;
 	if (c->kind != K_LITERAL)
 		arg = integer_arg(ap, c->length ? c->length : sp->length, c->is_signed);
-	switch (c->kind) {
-	case K_STRING:
-		format_string(s, sp, (const char *)(uintptr_t)arg);
-		break;
-	case K_POINTER:
-		if (!arg) { /* "(nil)", with the odd ones out */
-			format_other(s, sp, c, arg);
-			break;
-		}
-		/* fall through */
-	case K_INTEGER:
-		format_integer(s, sp, c, arg);
-		break;
-	default:
-		format_other(s, sp, c, arg);
+	if (c->kind == K_POINTER && !arg)
+		c = &convs[CONV_NIL];
+	sp->flags = (sp->flags & c->flags) | c->forced_flags;
+	*end = '\0';
+	if (c->kind == K_STRING) {
+		text = arg ? (const char *)(uintptr_t)arg : null_texts + c->null_text;
+	} else if (c->kind <= K_POINTER) {
+		bool negative = c->is_signed && (int64_t)arg < 0;
+
+		sp->flags |= negative ? F_NEGATIVE : 0;
+		/* The digits are written into buf, not read from it (cppcheck's whole-program
+		 * pass thinks otherwise). */
+		/* cppcheck-suppress ctuuninitvar */
+		digits = to_digits(end, negative ? 0 - arg : arg, c);
+		text = integer_prefix((char *)digits, sp->flags, c, arg == 0);
+	} else {
+		text = other_text(buf, sp, c, arg);
 	}
+	if (sp->flags & (F_COUNTS | F_ZERO))
+		format_field(s, sp, c, text, digits, arg == 0);
+	else
+		emit_until(s, text, '\0');
 }
 
 /* Widths and precisions are held below this, so that no sum of them overflows an int (nobody

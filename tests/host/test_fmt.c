@@ -315,6 +315,9 @@ static void test_pointers(void **state)
 	CHECK("%p", (void *)NULL);
 	CHECK("[%20p]", (void *)NULL);
 	CHECK("[%-20p]", (void *)NULL);
+	/* "(nil)" is a string that neither '0' nor a precision touches. */
+	CHECK("[%08p][%.2p][%-8.2p][%.9p]", (void *)NULL, (void *)NULL, (void *)NULL, (void *)NULL);
+	CHECK("[%08p][%.12p]", (void *)(uintptr_t)0xbeef, (void *)(uintptr_t)0xbeef);
 	CHECK("%p", (void *)&x);
 	CHECK("%p", (void *)(uintptr_t)0x1);
 	CHECK("%p", (void *)UINTPTR_MAX);
