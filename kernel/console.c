@@ -38,7 +38,15 @@ long console_capture_end(void)
 	return n;
 }
 
-void console_putc(char c)
+/* The one place the UART is written: out of line, so that the (inlined) driver is translated
+ * once, not once for the '\r' of a newline and again for each byte. */
+static __attribute__((noinline)) void uart_putc(char c)
+{
+	arch_console_putc(c);
+}
+
+/* Out of line: printk's sink and the line editor share its one copy. */
+__attribute__((noinline)) void console_putc(char c)
 {
 	if (capture.buf) {
 		if (capture.len < capture.size)
@@ -48,8 +56,8 @@ void console_putc(char c)
 		return;
 	}
 	if (c == '\n')
-		arch_console_putc('\r');
-	arch_console_putc(c);
+		uart_putc('\r');
+	uart_putc(c);
 }
 
 void console_write(const char *s, size_t n)
