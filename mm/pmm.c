@@ -1,4 +1,4 @@
-/* Physical page frames: one bit per frame between the lowest and highest RAM address (set =
+/* Physical page frames: one bit per frame from the first whole RAM frame to the last (set =
  * not free), with a running free count so `free` is exact. Holes between RAM regions and reserved
  * ranges are simply never free. The bitmap itself lives in the first free frames it finds. */
 #include <arch/memory.h>
@@ -21,6 +21,8 @@ static frame_t total_frames;   /* frames that are RAM */
 static frame_t free_frames;
 static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
 static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
+/* While pmm_init builds the bitmap: the physical frame numbers its bits stand for. */
+static frame_t bits_first, bits_end;
 
 static bool frame_used(frame_t f)
 {
@@ -49,24 +51,26 @@ static unsigned bits_set(unsigned long x)
 	return (unsigned)((x * ones) >> (BITS_PER_WORD - 8));
 }
 
-/* Frame numbers [first, end) from base_pa; empty when end <= first. */
+/* Physical frame numbers (address >> PAGE_SHIFT) [first, end); empty when end <= first. */
 struct frame_range {
 	frame_t first, end;
 };
 
-/* Mark frames [r.first, r.end) used, a bitmap word at a time (the kernel image alone is
- * hundreds of frames), and take from free_frames those of them that were free until now.
+/* Mark frames [r.first, r.end) used, as far as the bitmap has bits for them (a reserved range
+ * may lie anywhere), a bitmap word at a time (the kernel image alone is hundreds of frames), and
+ * take from free_frames those of them that were free until now.
  * no-tree-ch: gcc would copy the loop's test in front of it, so that the loop is entered by
  * falling into its body, and QEMU would translate the body twice (once behind that test and
  * its set-up, once from the back edge); without the copy the loop is entered by a jump to its
  * test, and the body is translated once. */
 static __attribute__((optimize("no-tree-ch"))) void take_frames(struct frame_range r)
 {
+	frame_t end = MIN(MAX(r.end, bits_first), bits_end) - bits_first;
 	frame_t taken = 0;
 
-	for (frame_t f = r.first; f < r.end;) {
+	for (frame_t f = MIN(MAX(r.first, bits_first), bits_end) - bits_first; f < end;) {
 		unsigned bit = f % BITS_PER_WORD;
-		frame_t n = MIN(BITS_PER_WORD - bit, r.end - f);
+		frame_t n = MIN(BITS_PER_WORD - bit, end - f);
 		unsigned long mask = (~0UL >> (BITS_PER_WORD - n)) << bit; /* n bits from bit */
 		unsigned long *word = &bitmap[f / BITS_PER_WORD];
 
@@ -77,25 +81,31 @@ static __attribute__((optimize("no-tree-ch"))) void take_frames(struct frame_ran
 	free_frames -= taken;
 }
 
-/* The frames of a RAM region (whole: those it covers entirely) or of a reserved range (every
- * frame it touches at all) inside the bitmap's span. The range is clipped to the span in
- * physical addresses first, so that one below, above, across either end of RAM or running
- * past 2^64 still gives frame numbers inside the bitmap; all other work is on frame numbers,
- * machine words, where physical addresses are 64-bit on every preset. Out of line: the one
- * copy of this 64-bit arithmetic serves every caller. */
-static __attribute__((noinline)) struct frame_range span_frames(const struct mem_region *r,
-								bool whole)
+/* The frame holding pa. Where a frame_t is narrower than a physical address (32-bit ISAs) a
+ * frame past its range counts as the last but one, so that frame + 1 still fits: no RAM is
+ * there (the arch keeps RAM within its linear map), and a reserved range there reserves
+ * nothing the bitmap covers. */
+static frame_t frame_of(phys_addr_t pa)
 {
-	phys_addr_t span_end = base_pa + ((phys_addr_t)nr_frames << PAGE_SHIFT);
-	/* Past 2^64: up to the top. (A size clipped to what fits, not an end tested for a wrap:
-	 * the compiler turns that test into a branch.) */
-	phys_addr_t end = r->base + MIN(r->size, ~r->base);
-	phys_addr_t lo = MIN(MAX(r->base, base_pa), span_end);
-	phys_addr_t hi = MIN(MAX(end, base_pa), span_end);
-	phys_addr_t round_lo = whole ? PAGE_SIZE - 1 : 0; /* up for RAM, down for reserved */
+	return (frame_t)MIN(pa >> PAGE_SHIFT, (phys_addr_t)(frame_t)-2);
+}
 
-	return (struct frame_range){ (frame_t)((lo - base_pa + round_lo) >> PAGE_SHIFT),
-				     (frame_t)((hi - base_pa + (PAGE_SIZE - 1 - round_lo)) >> PAGE_SHIFT) };
+/* The frames of a RAM region (whole: those it covers entirely) or of a reserved range (every
+ * frame it touches at all). A range running past 2^64 runs up to the top. Out of line: the one
+ * copy of this 64-bit arithmetic (on 32-bit ISAs too, where all other work is on frame numbers,
+ * in machine words) serves every caller. */
+static __attribute__((noinline)) struct frame_range region_frames(const struct mem_region *r,
+								  bool whole)
+{
+	/* (A size clipped to what fits, not an end tested for a wrap: the compiler turns that
+	 * test into a branch.) */
+	phys_addr_t end = r->base + MIN(r->size, ~r->base);
+	/* Up for RAM, down for reserved, at either end: a partial frame is no RAM frame, and a
+	 * reserved one. */
+	bool base_partial = r->base & (PAGE_SIZE - 1), end_partial = end & (PAGE_SIZE - 1);
+
+	return (struct frame_range){ frame_of(r->base) + (whole & base_partial),
+				     frame_of(end) + (!whole & end_partial) };
 }
 
 /* The first place of n frames, in the RAM regions' order, that lies in one region and shares
@@ -105,11 +115,11 @@ static __attribute__((noinline)) struct frame_range span_frames(const struct mem
 static frame_t find_bitmap_home(const struct boot_info *bi, frame_t n)
 {
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		struct frame_range ram = span_frames(&bi->ram[i], true);
+		struct frame_range ram = region_frames(&bi->ram[i], true);
 		frame_t f = ram.first;
 
 		for (unsigned j = 0; j < bi->nr_reserved; j++) {
-			struct frame_range r = span_frames(&bi->reserved[j], false);
+			struct frame_range r = region_frames(&bi->reserved[j], false);
 
 			if (MAX(f, r.first) < MIN(f + n, r.end)) { /* they share a frame */
 				f = r.end;
@@ -130,7 +140,7 @@ static frame_t next_ram_frame(const struct boot_info *bi, frame_t f, frame_t non
 	frame_t next = none;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		struct frame_range r = span_frames(&bi->ram[i], true);
+		struct frame_range r = region_frames(&bi->ram[i], true);
 		frame_t candidate = MAX(r.first, f);
 		next = MIN(next, candidate < r.end ? candidate : none);
 	}
@@ -139,41 +149,45 @@ static frame_t next_ram_frame(const struct boot_info *bi, frame_t f, frame_t non
 
 void pmm_init(const struct boot_info *bi)
 {
-	phys_addr_t lo = ~(phys_addr_t)0, hi = 0;
+	frame_t lo = (frame_t)-1, hi = 0;
 
+	/* The bitmap covers the frames from the first whole RAM frame to the last. */
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		lo = MIN(lo, bi->ram[i].base);
-		hi = MAX(hi, bi->ram[i].base + bi->ram[i].size);
+		struct frame_range r = region_frames(&bi->ram[i], true);
+		lo = MIN(lo, r.first);
+		hi = MAX(hi, r.end);
 	}
-	if (hi <= lo) /* no region, or none of any size */
+	if (hi <= lo) /* no region, or none with a whole frame */
 		panic("pmm: no RAM described by the firmware");
-	base_pa = ALIGN_DOWN(lo, (phys_addr_t)PAGE_SIZE);
-	nr_frames = (frame_t)((hi - base_pa) >> PAGE_SHIFT);
+	base_pa = (phys_addr_t)lo << PAGE_SHIFT;
+	nr_frames = hi - lo;
 
 	frame_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
 	/* (A bitmap's bytes are an eighth of the frames it covers: a frame_t holds them.) */
 	frame_t bitmap_frames = (words * sizeof(unsigned long) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	frame_t home = find_bitmap_home(bi, bitmap_frames);
-	bitmap = __va(base_pa + ((phys_addr_t)home << PAGE_SHIFT));
+	bitmap = __va((phys_addr_t)home << PAGE_SHIFT);
 
 	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. The
 	 * bitmap starts all free and takes the rest by one routine, which counts what it takes:
 	 * first what is not RAM (what is left is the RAM), then the reserved ranges. The frames
-	 * that are not RAM come in stretches, each starting at frame 0 or where a region's whole
-	 * frames end and running up to the next RAM frame (the bitmap's last word included). */
-	frame_t bits = words * BITS_PER_WORD;
+	 * that are not RAM come in stretches, each starting at the bitmap's first frame or where
+	 * a region's whole frames end and running up to the next RAM frame (the bitmap's last
+	 * word included). */
+	bits_first = lo;
+	bits_end = lo + words * BITS_PER_WORD;
 	memset(bitmap, 0, (size_t)words * sizeof(unsigned long));
-	free_frames = bits;
-	frame_t from = 0;
+	free_frames = words * BITS_PER_WORD;
+	frame_t from = lo;
 	for (unsigned i = 0;; i++) {
-		take_frames((struct frame_range){ from, next_ram_frame(bi, from, bits) });
+		take_frames((struct frame_range){ from, next_ram_frame(bi, from, bits_end) });
 		if (i == bi->nr_ram)
 			break;
-		from = span_frames(&bi->ram[i], true).end;
+		from = region_frames(&bi->ram[i], true).end;
 	}
 	total_frames = free_frames; /* RAM regions that overlap count their common frames once */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
-		take_frames(span_frames(&bi->reserved[i], false));
+		take_frames(region_frames(&bi->reserved[i], false));
 	take_frames((struct frame_range){ home, home + bitmap_frames });
 	search_hint = 0;
 	low_free = free_frames;
