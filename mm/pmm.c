@@ -15,14 +15,16 @@
 typedef unsigned long frame_t;
 
 static unsigned long *bitmap;   /* linear-map address */
-static phys_addr_t base_pa;     /* frame 0 */
+static frame_t base_frame;     /* the physical frame number of bit 0 */
+static phys_addr_t base_pa;     /* its address, which every allocation adds to */
 static frame_t nr_frames;      /* frames covered by the bitmap (RAM span) */
 static frame_t total_frames;   /* frames that are RAM */
 static frame_t free_frames;
 static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
 static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
-/* While pmm_init builds the bitmap: the physical frame numbers its bits stand for. */
-static frame_t bits_first, bits_end;
+/* The physical frame number past the bitmap's last bit (the spare bits of its last word are
+ * never free: pmm_init takes them as not RAM). */
+static frame_t bits_end;
 
 static bool frame_used(frame_t f)
 {
@@ -65,10 +67,10 @@ struct frame_range {
  * test, and the body is translated once. */
 static __attribute__((optimize("no-tree-ch"))) void take_frames(struct frame_range r)
 {
-	frame_t end = MIN(MAX(r.end, bits_first), bits_end) - bits_first;
+	frame_t end = MIN(MAX(r.end, base_frame), bits_end) - base_frame;
 	frame_t taken = 0;
 
-	for (frame_t f = MIN(MAX(r.first, bits_first), bits_end) - bits_first; f < end;) {
+	for (frame_t f = MIN(MAX(r.first, base_frame), bits_end) - base_frame; f < end;) {
 		unsigned bit = f % BITS_PER_WORD;
 		frame_t n = MIN(BITS_PER_WORD - bit, end - f);
 		unsigned long mask = (~0UL >> (BITS_PER_WORD - n)) << bit; /* n bits from bit */
@@ -159,6 +161,7 @@ void pmm_init(const struct boot_info *bi)
 	}
 	if (hi <= lo) /* no region, or none with a whole frame */
 		panic("pmm: no RAM described by the firmware");
+	base_frame = lo;
 	base_pa = (phys_addr_t)lo << PAGE_SHIFT;
 	nr_frames = hi - lo;
 
@@ -174,7 +177,6 @@ void pmm_init(const struct boot_info *bi)
 	 * that are not RAM come in stretches, each starting at the bitmap's first frame or where
 	 * a region's whole frames end and running up to the next RAM frame (the bitmap's last
 	 * word included). */
-	bits_first = lo;
 	bits_end = lo + words * BITS_PER_WORD;
 	memset(bitmap, 0, (size_t)words * sizeof(unsigned long));
 	free_frames = words * BITS_PER_WORD;
@@ -220,8 +222,8 @@ static frame_t find_free_frame(void)
 static frame_t find_free_run(unsigned order)
 {
 	frame_t count = 1UL << order;
-	/* Alignment is of the physical address, not of the frame index. */
-	frame_t first = (ALIGN_UP(base_pa, (phys_addr_t)PAGE_SIZE << order) - base_pa) >> PAGE_SHIFT;
+	/* Alignment is of the physical frame number, not of the bitmap index. */
+	frame_t first = ALIGN_UP(base_frame, count) - base_frame;
 
 	for (frame_t f = first; f + count <= nr_frames;) {
 		/* A full bitmap word (the kernel image, the tables of a live process) is passed in
@@ -261,10 +263,12 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
 	frame_t count = 1UL << order;
 
-	if (pa < base_pa || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
+	phys_addr_t frame = pa >> PAGE_SHIFT;
+
+	if (frame < base_frame || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
 		panic("pmm: freeing bad frame address %#llx", (unsigned long long)pa);
-	/* Range-checked before it is narrowed to a frame number. */
-	phys_addr_t offset = (pa - base_pa) >> PAGE_SHIFT;
+	/* Range-checked before it is narrowed to a bitmap index. */
+	phys_addr_t offset = frame - base_frame;
 	if (offset + count > nr_frames)
 		panic("pmm: freeing frame %#llx outside RAM", (unsigned long long)pa);
 	frame_t f = (frame_t)offset;
