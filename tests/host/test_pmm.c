@@ -10,7 +10,8 @@
  * stretch by stretch, between regions in any order), or chain reserved ranges so that the
  * bitmap's home moves more than once; the bitmap must be where the first fit is. One reserved
  * range runs past 2^64 (its end wraps): it reserves up to the top, so the bitmap must go
- * elsewhere; RAM regions that overlap count their common frames once. */
+ * elsewhere; RAM regions that overlap count their common frames once. The bitmap starts at the
+ * first whole RAM frame: freeing the partial frame in front of it is a bad address. */
 #include "lib_under_test.h"
 
 #include <boot.h>
@@ -614,6 +615,18 @@ static void test_bad_frees_panic(void **state)
 	assert_int_equal(stats().used, st.used);
 }
 
+/* The bitmap starts at the first whole RAM frame: the partial frame before it (split_ram's
+ * region starts 100 bytes into frame 0) is not the allocator's, and freeing it is a bad
+ * address, not a double free of a frame the allocator holds. */
+static void test_partial_first_frame_outside(void **state)
+{
+	struct pmm_stats st = stats();
+
+	EXPECT_PANIC(pmm_free_page(AT(0)));
+	assert_non_null(strstr(panic_message, "bad frame address"));
+	assert_int_equal(stats().free, st.free);
+}
+
 /* A test run on one of the layouts above (the others run on `disjoint`). */
 #define LAYOUT_TEST(f, layout) { #f "." #layout, f, setup, teardown, (void *)&layout }
 
@@ -642,6 +655,7 @@ int main(void)
 		LAYOUT_TEST(test_initial_counts, disjoint_split),
 		LAYOUT_TEST(test_exhaust_order0, disjoint_split),
 		LAYOUT_TEST(test_random_workload, disjoint_split),
+		LAYOUT_TEST(test_partial_first_frame_outside, disjoint_split),
 		LAYOUT_TEST(test_initial_counts, wrapping),
 		LAYOUT_TEST(test_exhaust_order0, wrapping),
 		LAYOUT_TEST(test_initial_counts, disjoint_overlapping_ram),
