@@ -1,6 +1,7 @@
-/* The kernel's page tables and the MMU operations. boot_map.c built the tables with the MMU off
- * (the image with its final permissions, the linear map below it, the UART); arch_mmu_init adds
- * what only the DTB tells, with the generic walker, and TTBR1 never changes. */
+/* The kernel's page tables and the MMU operations. The boot tables come with the image, made at
+ * build time (tools/arm64_boot_tables: the image with its final permissions, the linear map
+ * below it, the UART); arch_mmu_init adds what only the DTB tells, with the generic walker, and
+ * TTBR1 never changes. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <boot.h>
@@ -104,7 +105,7 @@ static void map_or_panic(phys_addr_t root, uintptr_t va, phys_addr_t pa, uint64_
 
 /* RAM above the image in the linear map: read/write data, never executable, in the largest
  * blocks that fit. Nothing below it is left to map: clamp_ram_to_linear_map (setup.c) dropped
- * RAM below PHYS_OFFSET, and boot_map.c mapped [PHYS_OFFSET, end of the image). Tables it needs
+ * RAM below PHYS_OFFSET, and the boot tables map [PHYS_OFFSET, end of the image). Tables it needs
  * beyond the boot ones come from the page allocator, which hands out the lowest free frame: one
  * the linear map reaches already (below the image, or RAM this loop has mapped). */
 static void map_linear_ram(phys_addr_t root, const struct boot_info *bi)

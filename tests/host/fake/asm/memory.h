@@ -1,5 +1,6 @@
-/* Host-test stand-in for <asm/memory.h>: "physical" memory is a malloc'd block that
- * test_pmm.c owns, and __va/__pa translate between it and its pretend physical addresses.
+/* Host stand-in for <asm/memory.h>, for the host tests and tools/arm64_boot_tables: "physical"
+ * memory is a block the test (test_pmm.c) or the tool (the image's .boot_tables section) owns,
+ * and __va/__pa translate between it and its pretend physical addresses.
  * __va checks its argument, so code that computes the linear address of something that is not
  * RAM fails the test instead of scribbling on the host heap. */
 #ifndef RNDBITS_HOST_FAKE_ASM_MEMORY_H
