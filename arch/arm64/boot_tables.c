@@ -1,5 +1,5 @@
 /* What the C code needs of head.S's boot page tables (the .boot_tables section, whose contents
- * tools/arm64_boot_tables makes at build time): the roots' physical addresses, known at link
+ * tools/boot_tables makes at build time): the roots' physical addresses, known at link
  * time. In C rather than beside the tables in head.S, so that LTO places them with the
  * variables their readers (mmu.c) use, where one adrp reaches several: under QEMU every
  * translated instruction of the boot counts. */

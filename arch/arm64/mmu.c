@@ -1,5 +1,5 @@
 /* The kernel's page tables and the MMU operations. The boot tables come with the image, made at
- * build time (tools/arm64_boot_tables: the image with its final permissions, the linear map
+ * build time (tools/boot_tables: the image with its final permissions, the linear map
  * below it, the UART); arch_mmu_init adds what only the DTB tells, with the generic walker, and
  * TTBR1 never changes. */
 #include <arch/memory.h>

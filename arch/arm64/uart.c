@@ -1,5 +1,5 @@
 /* PL011 polling driver for QEMU virt's UART0, at IO_ADDRESS() (mapped as device memory by the
- * boot tables, tools/arm64_boot_tables, before any C code prints). */
+ * boot tables, tools/boot_tables, before any C code prints). */
 #include <arch/console.h>
 #include <asm/arm64.h>
 #include <drivers/pl011.h>

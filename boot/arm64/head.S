@@ -205,11 +205,11 @@ a64_kstack_top:
 a64_emergency_stack_top:
 
 /* The boot page tables. Their contents are made at build time, when all they depend on is
- * known (the load address is fixed): tools/arm64_boot_tables reads the linked image's symbols,
+ * known (the load address is fixed): tools/boot_tables reads the linked image's symbols,
  * maps it with the kernel's own mapper (mm/pgtable.c, arch/arm64/pte.c) and the build writes
  * the result into this section (arch/arm64/arch.cmake). QEMU's loader copies it in with the
- * image: nothing to clear or fill at boot. What the tables map is tools/arm64_boot_tables/
- * build.c's to say; the generic walker reads and extends them like any other (arch_mmu_init
+ * image: nothing to clear or fill at boot. What the tables map is tools/boot_tables/
+ * arm64.c's to say; the generic walker reads and extends them like any other (arch_mmu_init
  * adds what the DTB decides, with pt_map). The tables below the kernel root come from the
  * pool, which they take exactly (the tool checks it); the roots follow it, each aligned to its
  * size as TTBR wants (see asm/pgtable-hwdef.h), the largest first: after the pool's pages none

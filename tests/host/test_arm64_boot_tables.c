@@ -1,6 +1,6 @@
-/* tools/arm64_boot_tables' table builder, once per arm64 preset, on a synthetic image laid out
- * as linker/arm64.ld and head.S lay out the real one. The tables it makes are read back with
- * the kernel's own walker (pt_walk), as `pt walk` reads the live ones:
+/* arm64's part of tools/boot_tables (its table builder), once per arm64 preset, on a
+ * synthetic image laid out as linker/arm64.ld and head.S lay out the real one. The tables it
+ * makes are read back with the kernel's own walker (pt_walk), as `pt walk` reads the live ones:
  *  - text r-x, rodata r--, data rw- up to the kernel stack's guard page, which is unmapped, and
  *    the stack and what follows rw- up to the image's end, each page at its load address;
  *  - the linear map below the image (rw-; one block with 4K pages, pages otherwise);
@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "boot_tables.h"
+#include "arm64.h"
 
 #define PAGE ((uint64_t)PAGE_SIZE)
 #define LAST_LEVEL (A64_PT_LEVELS - 1)
@@ -120,7 +120,7 @@ static void test_image(void **state)
 	expect_unmapped(l.kstack_guard, true);
 	expect_pages(l.kstack_bottom, l.kernel_end, KERNEL_RW);
 	expect_unmapped(l.kernel_end, true);
-	assert_int_equal(a64_boot_ram_pool_used(), A64_BOOT_POOL_TABLES);
+	assert_int_equal(boot_ram_pool_used(), A64_BOOT_POOL_TABLES);
 }
 
 static void test_linear_map_below_image(void **state)
@@ -162,8 +162,8 @@ static void test_roots(void **state)
 	struct pte_info info;
 
 	build_ok(&l);
-	const uint64_t *identity = a64_boot_ram_va(__pa(l.identity_root));
-	const uint64_t *empty = a64_boot_ram_va(__pa(l.empty_root));
+	const uint64_t *identity = boot_ram_va(__pa(l.identity_root));
+	const uint64_t *empty = boot_ram_va(__pa(l.empty_root));
 	for (unsigned i = 0; i < A64_BOOT_ID_ROOT_BYTES / 8; i++) {
 		if (i == block >> block_shift)
 			continue;

@@ -1,7 +1,7 @@
 /* VMSAv8-64 translation table format for the running preset: geometry derived from
  * CONFIG_PAGE_SHIFT and CONFIG_VA_BITS, and the descriptor bits. Pure macros (no kernel headers),
  * shared by the host-testable encoders (pte.c), the build-time boot table maker
- * (tools/arm64_boot_tables) and the asm entry code.
+ * (tools/boot_tables) and the asm entry code.
  *
  * Levels here are the generic ones (0 = root); the Arm ARM numbers a 2-level tree's root as
  * level 2, so A64_HW_LEVEL() converts. */
@@ -25,7 +25,7 @@
  * one (linker/arm64.ld asserts it), and so does the linear map below it except on 4K. */
 #define A64_TABLE_SPAN_SHIFT (CONFIG_PAGE_SHIFT + A64_PT_BITS)
 
-/* Tables below the roots in head.S's boot pool, which tools/arm64_boot_tables fills at build
+/* Tables below the roots in head.S's boot pool, which tools/boot_tables fills at build
  * time and checks it takes exactly (the identity map's root holds its block itself):
  * under the kernel root one table per level for the image and the linear map under it, and
  * one per level for the device window, whose path parts from the image's at the root. 4K adds

@@ -1,4 +1,4 @@
-/* Host stand-in for <asm/memory.h>, for the host tests and tools/arm64_boot_tables: "physical"
+/* Host stand-in for <asm/memory.h>, for the host tests and tools/boot_tables: "physical"
  * memory is a block the test (test_pmm.c) or the tool (the image's .boot_tables section) owns,
  * and __va/__pa translate between it and its pretend physical addresses.
  * __va checks its argument, so code that computes the linear address of something that is not

@@ -1,8 +1,9 @@
 /* The RAM the boot tables are built in, for mm/pgtable.c: the .boot_tables section's bytes at
- * its physical address (tests/host/fake/asm/memory.h's host_ram), and the boot pool as the
- * page allocator (pmm_alloc_pages), which hands out its tables in order, each once: the order
- * the kernel's image path, the UART's and the GIC's need them in. Nothing is ever freed, and
- * the tables are not live: no barrier, no TLB to flush. */
+ * its physical address (tests/host/fake/asm/memory.h's host_ram), and the ISA's pool of tables
+ * as the page allocator (pmm_alloc_pages), which hands out its tables in order, each once: the
+ * order the ISA's list of mappings needs them in. A table is the pool's table size (arm's 1 KiB
+ * L2 tables are smaller than a page; the kernel's allocator would give each a page). Nothing is
+ * ever freed, and the tables are not live: no barrier, no TLB to flush. */
 #include <arch/memory.h>
 #include <kernel.h>
 #include <pmm.h>
@@ -15,16 +16,18 @@ uint8_t *host_ram;
 phys_addr_t host_ram_pa;
 uint64_t host_ram_size;
 static phys_addr_t pool_next, pool_end;
+static uint64_t pool_table_bytes;
 static unsigned pool_used;
 
-void a64_boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_t pool,
-		       unsigned pool_tables)
+void boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_t pool,
+		   unsigned pool_tables, uint64_t table_bytes)
 {
 	host_ram = bytes;
 	host_ram_pa = pa;
 	host_ram_size = size;
 	pool_next = pool;
-	pool_end = pool + (uint64_t)pool_tables * PAGE_SIZE;
+	pool_end = pool + pool_tables * table_bytes;
+	pool_table_bytes = table_bytes;
 	pool_used = 0;
 }
 
@@ -33,24 +36,24 @@ void a64_boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_
 void *host_fake_va(phys_addr_t pa)
 {
 	if (pa < host_ram_pa || pa - host_ram_pa >= host_ram_size) {
-		fprintf(stderr, "arm64_boot_tables: %#llx is outside the .boot_tables section\n",
+		fprintf(stderr, "boot_tables: %#llx is outside the .boot_tables section\n",
 			(unsigned long long)pa);
 		abort();
 	}
 	return host_ram + (pa - host_ram_pa);
 }
 
-void *a64_boot_ram_va(phys_addr_t pa)
+void *boot_ram_va(phys_addr_t pa)
 {
 	return host_fake_va(pa);
 }
 
-unsigned a64_boot_ram_pool_used(void)
+unsigned boot_ram_pool_used(void)
 {
 	return pool_used;
 }
 
-/* Below the roots every table is one page (table_order 0); 0 when the pool is used up, which
+/* Below the roots every table fits a page (table_order 0); 0 when the pool is used up, which
  * pt_map reports as -ENOMEM. The section starts zeroed and nothing else writes the pool. */
 phys_addr_t pmm_alloc_pages(unsigned order)
 {
@@ -58,14 +61,14 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 
 	if (order != 0 || pa == pool_end)
 		return 0;
-	pool_next += PAGE_SIZE;
+	pool_next += pool_table_bytes;
 	pool_used++;
 	return pa;
 }
 
 void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
-	fprintf(stderr, "arm64_boot_tables: the mapper freed %#llx (order %u)\n",
+	fprintf(stderr, "boot_tables: the mapper freed %#llx (order %u)\n",
 		(unsigned long long)pa, order);
 	abort();
 }

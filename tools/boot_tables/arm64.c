@@ -1,4 +1,4 @@
-/* The boot tables' contents, from the linked image's layout, made by the kernel's own mapper.
+/* arm64's boot tables' contents, from the linked image's layout, made by the kernel's own mapper.
  *   TTBR1: the image, page by page: text r-x, rodata r--, data and BSS rw-, the kernel stack's
  *            guard page left unmapped;
  *          the linear map below it, [PHYS_OFFSET, image): the DTB, and the room pmm_init puts
@@ -18,7 +18,7 @@
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>
 
-#include "boot_tables.h"
+#include "arm64.h"
 
 #define LAST_LEVEL (A64_PT_LEVELS - 1)
 #define KERNEL_RW (PT_R | PT_W | PT_GLOBAL)
@@ -84,7 +84,7 @@ static int reserve_table(phys_addr_t root, uint64_t va)
 		return err;
 	pt_walk(root, va, &w);
 	const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
-	arch_pt_store(a64_boot_ram_va(leaf->table_pa), leaf->index, 0);
+	arch_pt_store(boot_ram_va(leaf->table_pa), leaf->index, 0);
 	return 0;
 }
 
@@ -111,8 +111,8 @@ const char *a64_boot_tables_build(const struct a64_boot_layout *l, uint8_t *byte
 
 	if (why)
 		return why;
-	a64_boot_ram_init(bytes, __pa(l->section), l->section_end - l->section, __pa(l->pool),
-			  A64_BOOT_POOL_TABLES);
+	boot_ram_init(bytes, __pa(l->section), l->section_end - l->section, __pa(l->pool),
+		      A64_BOOT_POOL_TABLES, PAGE_SIZE);
 	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
 		const struct boot_mapping *m = &maps[i];
 
@@ -128,12 +128,33 @@ const char *a64_boot_tables_build(const struct a64_boot_layout *l, uint8_t *byte
 	if (err)
 		return map_error(err);
 	*what = "a64_boot_pool";
-	if (a64_boot_ram_pool_used() != A64_BOOT_POOL_TABLES)
+	if (boot_ram_pool_used() != A64_BOOT_POOL_TABLES)
 		return "the mappings left tables of the boot pool unused (A64_BOOT_POOL_TABLES)";
 
 	const phys_addr_t block = KERNEL_PHYS_BASE & ~((1ULL << A64_BOOT_BLOCK_SHIFT) - 1);
-	arch_pt_store(a64_boot_ram_va(__pa(l->identity_root)), block >> A64_BOOT_BLOCK_SHIFT,
+	arch_pt_store(boot_ram_va(__pa(l->identity_root)), block >> A64_BOOT_BLOCK_SHIFT,
 		      arch_pte_make_leaf(BOOT_BLOCK_LEVEL, block, PT_R | PT_W | PT_X | PT_GLOBAL));
 	*what = NULL;
 	return NULL;
+}
+
+const char *boot_tables_make(const struct boot_image *image, uint8_t *bytes, const char **what)
+{
+	const struct a64_boot_layout l = {
+		.text_start = image->symbol(image, "__text_start"),
+		.text_end = image->symbol(image, "__text_end"),
+		.rodata_end = image->symbol(image, "__rodata_end"),
+		.data_start = image->symbol(image, "__data_start"),
+		.kstack_guard = image->symbol(image, "a64_kstack_guard"),
+		.kstack_bottom = image->symbol(image, "a64_kstack_bottom"),
+		.kernel_end = image->symbol(image, "__kernel_end"),
+		.section = image->section,
+		.section_end = image->section_end,
+		.pool = image->symbol(image, "a64_boot_pool"),
+		.kernel_root = image->symbol(image, "a64_boot_kernel_root"),
+		.identity_root = image->symbol(image, "a64_boot_identity_root"),
+		.empty_root = image->symbol(image, "a64_boot_empty_root"),
+	};
+
+	return a64_boot_tables_build(&l, bytes, what);
 }

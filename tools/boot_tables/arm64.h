@@ -1,19 +1,12 @@
-/* arm64_boot_tables: the arm64 kernel's boot page tables, made at build time.
+/* arm64's part of tools/boot_tables (see boot_tables.h): the boot page tables.
  *
  * The kernel's image holds its first page tables (head.S's .boot_tables section: the boot pool,
- * the three roots), and head.S only points the MMU at them. Their contents are known when the
- * kernel is linked, as the load address is fixed: this host tool reads the linked ELF's symbols,
- * builds the tables with the kernel's own mapper (mm/pgtable.c's pt_map over arch/arm64/pte.c's
- * descriptors, both compiled for the host with the preset's config.h), and the build writes
- * them into the ELF with objcopy --update-section.
- *
- * Two halves, compiled apart: build.c sees the kernel's real address map (asm/memory.h);
- * ram.c and mm/pgtable.c see the section's bytes as the RAM the tables live in, through the
- * host tests' stand-in <asm/memory.h> (tests/host/fake), whose __va checks every address. */
-#ifndef RNDBITS_TOOLS_ARM64_BOOT_TABLES_H
-#define RNDBITS_TOOLS_ARM64_BOOT_TABLES_H
+ * the three roots), and head.S only points the MMU at them. arm64.c fills them from the linked
+ * image's layout. */
+#ifndef RNDBITS_TOOLS_BOOT_TABLES_ARM64_H
+#define RNDBITS_TOOLS_BOOT_TABLES_ARM64_H
 
-#include <types.h>
+#include "boot_tables.h"
 
 /* What the tables are made from: the linked image's symbols (virtual addresses). */
 struct a64_boot_layout {
@@ -35,14 +28,5 @@ struct a64_boot_layout {
  * names what did not fit); *what then names the mapping or table concerned. */
 const char *a64_boot_tables_build(const struct a64_boot_layout *l, uint8_t *bytes,
 				  const char **what);
-
-/* ram.c: the section's bytes as the RAM the tables are in, and the boot pool as the page
- * allocator pt_map takes its tables from (in order, each once). */
-void a64_boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_t pool,
-		       unsigned pool_tables);
-/* Where physical address pa is in the section's bytes (it must lie in the section). */
-void *a64_boot_ram_va(phys_addr_t pa);
-/* Tables taken from the pool so far. */
-unsigned a64_boot_ram_pool_used(void);
 
 #endif
