@@ -1,22 +1,22 @@
-/* ARMv7-A MMU: the kernel's real translation tables (built once, below, with pte.c's
- * descriptors, then read and extended by mm/pgtable.c like any other), TLB maintenance and the
- * address-space switch.
+/* ARMv7-A MMU: the kernel's real translation tables (made at build time for what the link
+ * fixes, completed once, below, with pte.c's descriptors, then read and extended by
+ * mm/pgtable.c like any other), TLB maintenance and the address-space switch.
  *
  * One root per address space in TTBR0 (TTBCR.N = 0). The kernel half, [PAGE_OFFSET, 4 GiB),
- * is built once here; arch_pt_init_user_root copies its L1 entries into each user root, so the
+ * is completed once here; arch_pt_init_user_root copies its L1 entries into each user root, so the
  * kernel's L2 tables are shared and kernel mappings must not change after the first user root
  * exists. Kernel entries are global; user entries are nG and tagged with the 8-bit ASID in
  * CONTEXTIDR. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <asm/cp15.h>
+#include <asm/kernel_tables.h>
 #include <boot.h>
 #include <kernel.h>
 #include <lib/string.h>
 #include <pgtable.h>
 #include <sections.h>
 
-#define L1_ENTRIES 4096
 #define L1_KERNEL_FIRST (PAGE_OFFSET >> 20)
 
 extern char boot_pgd[], boot_svc_stack[];
@@ -77,7 +77,7 @@ void arch_pt_init_user_root(void *root_va)
 
 	/* The user half is already zero: the root came from pt_alloc_table. */
 	memcpy(root + L1_KERNEL_FIRST, kernel + L1_KERNEL_FIRST,
-	       (L1_ENTRIES - L1_KERNEL_FIRST) * sizeof(uint32_t));
+	       (ARM_L1_ENTRIES - L1_KERNEL_FIRST) * sizeof(uint32_t));
 	arch_pt_sync();
 }
 
@@ -108,25 +108,26 @@ void arch_switch_user_root(phys_addr_t root, unsigned asid)
 	arm_isb();
 }
 
-/* The kernel root and the L2 tables of its half live in BSS (cleared by head.S before
- * arch_start, reserved with the image): built here with plain stores, they cost neither the
- * allocator nor the generic walker, and the kernel's tables are never freed. L2 tables are
+/* The kernel root and the L2 tables of its half are in the image (asm/kernel_tables.h), and
+ * what the link fixes is in them already: the image, W^X (text RX, rodata R, data/bss/boot
+ * stacks RW) with the page below the kernel stack (the top of the boot L1 table, unused from
+ * here on) left unmapped, so an overflow aborts (entry.S); and the device pages. The build made
+ * those with the kernel's own mapper (tools/boot_tables/arm.c), at no cost to the boot. The
+ * linear map of RAM, which the DTB decides, is added here with plain stores: it costs neither
+ * the allocator nor the generic walker, and the kernel's tables are never freed. L2 tables are
  * needed only where a MiB is not mapped whole: the image's (W^X pages, the stack guard), the
- * two device MiBs and partial MiBs at the edges of RAM. */
+ * two device MiBs and partial MiBs at the edges of RAM, which share the image's last table
+ * when RAM goes on after it. */
 #define SECTION_SIZE 0x100000u
-#define L2_ENTRIES 256
 #define L1_TYPE_MASK 0x3u
 #define L1_TYPE_TABLE 0x1u
 #define L1_TABLE_ADDR_MASK 0xfffffc00u
-#define KERNEL_L2_TABLES 4
 
-static uint32_t kernel_l1[L1_ENTRIES] __attribute__((aligned(16384)));
-static uint32_t kernel_l2[KERNEL_L2_TABLES][L2_ENTRIES] __attribute__((aligned(1024)));
-static unsigned kernel_l2_used;
+extern struct arm_kernel_tables arm_kernel_tables;
 
 static uint32_t *kernel_l2_for(uintptr_t va)
 {
-	uint32_t *l1e = &kernel_l1[va >> 20];
+	uint32_t *l1e = &arm_kernel_tables.l1[va >> 20];
 	uint32_t *table;
 
 	if (*l1e) {
@@ -134,16 +135,16 @@ static uint32_t *kernel_l2_for(uintptr_t va)
 			panic("arm: kernel mappings overlap at %#lx", (unsigned long)va);
 		return __va(*l1e & L1_TABLE_ADDR_MASK);
 	}
-	if (kernel_l2_used == KERNEL_L2_TABLES)
+	if (arm_kernel_tables.l2_used == ARM_KERNEL_L2_TABLES)
 		panic("arm: out of kernel L2 tables at %#lx", (unsigned long)va);
-	table = kernel_l2[kernel_l2_used++];
+	table = arm_kernel_tables.l2[arm_kernel_tables.l2_used++];
 	*l1e = (uint32_t)arch_pte_make_table(0, __pa(table));
 	return table;
 }
 
-/* One range of the kernel half: [va, end) -> pa with `prot` (PT_GLOBAL added). Short
- * descriptors hold 32-bit addresses, and every range lies in lowmem or the device MiBs, so the
- * arithmetic is 32-bit (64-bit operations cost several instructions each on this ISA). */
+/* One range of the linear map: [va, end) -> pa with `prot` (PT_GLOBAL added). Short
+ * descriptors hold 32-bit addresses, and every range lies in lowmem, so the arithmetic is
+ * 32-bit (64-bit operations cost several instructions each on this ISA). */
 struct kernel_range {
 	uintptr_t va, end;
 	uint32_t pa;
@@ -175,13 +176,13 @@ static void map_kernel_range(const struct kernel_range *r)
 		size_t count;
 
 		if (section) {
-			slot = &kernel_l1[va >> 20];
+			slot = &arm_kernel_tables.l1[va >> 20];
 			count = (end - va) / SECTION_SIZE;
 		} else {
-			size_t first = (va >> PAGE_SHIFT) % L2_ENTRIES;
+			size_t first = (va >> PAGE_SHIFT) % ARM_L2_ENTRIES;
 
 			slot = kernel_l2_for(va) + first;
-			count = MIN(L2_ENTRIES - first, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
+			count = MIN(ARM_L2_ENTRIES - first, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
 		}
 		fill_leaves(slot, count,
 			    (uint32_t)arch_pte_make_leaf(section ? 0 : 1, 0, r->prot | PT_GLOBAL), pa,
@@ -189,15 +190,6 @@ static void map_kernel_range(const struct kernel_range *r)
 		va += count * step;
 		pa += count * step;
 	}
-}
-
-/* Out of line: one copy of map_kernel_range's paths serves both lists below (each inlined
- * copy would be translated again). */
-static __attribute__((noinline)) void map_kernel_ranges(const struct kernel_range *r,
-							const struct kernel_range *end)
-{
-	for (; r < end; r++)
-		map_kernel_range(r);
 }
 
 /* [lo, hi) of RAM as a linear-map range, kept only if not empty: an empty one is overwritten
@@ -234,33 +226,14 @@ static uintptr_t stack_guard_page(void)
 	return (uintptr_t)boot_svc_stack - PAGE_SIZE;
 }
 
-/* An image part: linked address to linked address, at its load address. */
-#define IMAGE_PART(start, end, prot) \
-	{ (uintptr_t)(start), (uintptr_t)(end), (uintptr_t)(start) - ARM_PV_OFFSET, (prot) }
-#define DEVICE_PAGE(va, pa) { (va), (va) + PAGE_SIZE, (pa), PT_R | PT_W | PT_DEVICE }
-
-/* What the link fixes, as data: W^X for the image (text RX, rodata R, data/bss/boot stacks RW)
- * with the page below the kernel stack (the top of the boot L1 table, unused from here on)
- * left unmapped, so an overflow aborts (entry.S); linker/arm.ld asserts that this page is
- * page aligned and above the data. Then the device pages. */
-static const struct kernel_range image_and_devices[] = {
-	IMAGE_PART(__text_start, __text_end, PT_R | PT_X),
-	IMAGE_PART(__rodata_start, __rodata_end, PT_R),
-	IMAGE_PART(__data_start, (uintptr_t)boot_svc_stack - PAGE_SIZE, PT_R | PT_W),
-	IMAGE_PART(boot_svc_stack, __kernel_end, PT_R | PT_W),
-	DEVICE_PAGE(ARM_UART_VA, ARM_UART_PA),
-	DEVICE_PAGE(ARM_GICD_VA, ARM_GICD_PA),
-	DEVICE_PAGE(ARM_GICC_VA, ARM_GICC_PA),
-};
-
-/* The linear map first, then the image and devices: the order L2 tables are taken in. */
+/* The linear map, into the tables the build made (see above). */
 static void map_kernel_half(const struct boot_info *bi)
 {
 	struct kernel_range linear[2 * BOOT_MAX_REGIONS];
 	const struct kernel_range *linear_end = add_linear_ram(linear, bi);
 
-	map_kernel_ranges(linear, linear_end);
-	map_kernel_ranges(image_and_devices, image_and_devices + ARRAY_SIZE(image_and_devices));
+	for (const struct kernel_range *r = linear; r < linear_end; r++)
+		map_kernel_range(r);
 }
 
 bool arm_is_stack_guard(uintptr_t va)
@@ -270,7 +243,7 @@ bool arm_is_stack_guard(uintptr_t va)
 
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
-	kernel_root = __pa(kernel_l1);
+	kernel_root = __pa(arm_kernel_tables.l1);
 	map_kernel_half(bi);
 	arch_pt_sync();
 	/* head.S set SCTLR.UWXN and CONTEXTIDR (ASID 0), which nothing has changed since. */

@@ -1,0 +1,145 @@
+/* arm's part of tools/boot_tables (see boot_tables.h): the translation tables in the image's
+ * .boot_tables section, made by the kernel's own mapper. First the kernel half's
+ * (asm/kernel_tables.h), with what the link fixes:
+ *   the image, page by page at its load address: text r-x, rodata r--, data, BSS and the boot
+ *     tables rw- up to the kernel stack's guard page, left unmapped (the boot L1 table's top
+ *     page, which nothing uses once arch_mmu_init has switched to these tables), the stacks
+ *     rw- up to the image's end;
+ *   the device pages at their fixed addresses (asm/memory.h), Device, rw-: the PL011 and the
+ *     GIC's distributor and CPU interface.
+ * All global (the kernel half is every address space's). L2 tables come from the pool in
+ * kernel_tables.h, in order; l2_used says how many these took, and arch_mmu_init takes the
+ * next ones for RAM's partial MiBs (a MiB of RAM after the image shares the image's table).
+ * Then head.S's boot L1 table (boot_pgd), in sections, global, until arch_mmu_init switches:
+ *   the linear map of all lowmem rwx, as generic code touches RAM through __va before
+ *     arch_mmu_init has learnt from the DTB where RAM is;
+ *   the MiB holding _start at its load address (rwx), for the few instructions between the
+ *     MMU switch and the jump to the linked address; with the 1G split the linear map has it;
+ *   the MiBs of the PL011 and the GIC at their fixed addresses, Device, rw-. */
+#include <arch/mmu.h>
+#include <lib/errno.h>
+#include <pgtable.h>
+#include <asm/kernel_tables.h>
+#include <asm/memory.h>
+
+#include "arm.h"
+
+#define L2_TABLE_BYTES (ARM_L2_ENTRIES * sizeof(uint32_t))
+#define KERNEL_RW (PT_R | PT_W | PT_GLOBAL)
+#define DEVICE (PT_R | PT_W | PT_DEVICE | PT_GLOBAL)
+#define RWX (PT_R | PT_W | PT_X | PT_GLOBAL)
+
+struct boot_mapping {
+	uint64_t va, end;
+	phys_addr_t pa;
+	unsigned prot;
+	const char *what;
+};
+
+#define SECTION_SIZE 0x100000u
+#define BOOT_PGD_BYTES (ARM_L1_ENTRIES * sizeof(uint32_t))
+
+static const char *map_error(int err)
+{
+	return err == -ENOMEM ? "out of kernel L2 tables (ARM_KERNEL_L2_TABLES)"
+			      : "not page aligned, or overlapping another part";
+}
+
+/* Map maps[0..n) under root. Blocks are allowed: a whole MiB is a section, as arch_mmu_init
+ * makes it. */
+static const char *map_all(phys_addr_t root, const struct boot_mapping *maps, size_t n,
+			   const char **what)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct boot_mapping *m = &maps[i];
+
+		*what = m->what;
+		if (m->end <= m->va)
+			return "empty, or ends before it starts";
+		int err = pt_map(root, m->va, m->pa, m->end - m->va, m->prot, PT_MAP_BLOCKS);
+		if (err)
+			return map_error(err);
+	}
+	return NULL;
+}
+
+/* Whether [va, va + size) lies in the section, aligned to align. */
+static bool lies_in(const struct arm_boot_layout *l, uint64_t va, uint64_t size, uint64_t align)
+{
+	return va >= l->section && va % align == 0 && l->section_end - va >= size;
+}
+
+const char *arm_boot_tables_build(const struct arm_boot_layout *l, uint8_t *bytes,
+				  const char **what)
+{
+	const uint64_t guard = l->svc_stack - PAGE_SIZE;
+	const struct boot_mapping maps[] = {
+		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL, "text" },
+		{ l->rodata_start, l->rodata_end, __pa(l->rodata_start), PT_R | PT_GLOBAL,
+		  "rodata" },
+		{ l->data_start, guard, __pa(l->data_start), KERNEL_RW,
+		  "data and BSS below the stack guard" },
+		{ l->svc_stack, l->kernel_end, __pa(l->svc_stack), KERNEL_RW,
+		  "the kernel stack and what follows it" },
+		{ ARM_UART_VA, ARM_UART_VA + PAGE_SIZE, ARM_UART_PA, DEVICE, "the PL011" },
+		{ ARM_GICD_VA, ARM_GICD_VA + PAGE_SIZE, ARM_GICD_PA, DEVICE, "the GIC distributor" },
+		{ ARM_GICC_VA, ARM_GICC_VA + PAGE_SIZE, ARM_GICC_PA, DEVICE, "the GIC CPU interface" },
+	};
+
+	const uint64_t identity = ALIGN_DOWN(__pa(l->text_start), SECTION_SIZE);
+	const struct boot_mapping boot_maps[] = {
+		{ PAGE_OFFSET, ARM_LOWMEM_END, ARM_PHYS_OFFSET, RWX, "the boot linear map" },
+		{ ARM_UART_VA, ARM_UART_VA + SECTION_SIZE, ARM_UART_PA, DEVICE, "the PL011's MiB" },
+		{ ARM_GIC_VA, ARM_GIC_VA + SECTION_SIZE, ARM_GIC_PA, DEVICE, "the GIC's MiB" },
+		/* Last: left out where the linear map holds it. */
+		{ identity, identity + SECTION_SIZE, identity, RWX, "the boot identity map" },
+	};
+	const bool identity_in_linear = identity >= PAGE_OFFSET && identity < ARM_LOWMEM_END;
+
+	*what = "arm_kernel_tables";
+	if (!lies_in(l, l->tables, ARM_KERNEL_TABLES_BYTES, ARM_KERNEL_TABLES_ALIGN))
+		return "not inside the .boot_tables section, or not 16 KiB aligned";
+	*what = "boot_pgd";
+	if (!lies_in(l, l->boot_pgd, BOOT_PGD_BYTES, BOOT_PGD_BYTES))
+		return "not inside the .boot_tables section, or not 16 KiB aligned";
+	const phys_addr_t tables = __pa(l->tables);
+	boot_ram_init(bytes, __pa(l->section), l->section_end - l->section,
+		      tables + offsetof(struct arm_kernel_tables, l2), ARM_KERNEL_L2_TABLES,
+		      L2_TABLE_BYTES);
+	const char *why =
+		map_all(tables + offsetof(struct arm_kernel_tables, l1), maps, ARRAY_SIZE(maps), what);
+	if (why)
+		return why;
+	struct arm_kernel_tables *t = boot_ram_va(tables);
+	t->l2_used = boot_ram_pool_used();
+
+	why = map_all(__pa(l->boot_pgd), boot_maps, ARRAY_SIZE(boot_maps) - identity_in_linear,
+		      what);
+	if (why)
+		return why;
+	/* Sections only: an L2 table here would be one of the kernel's. */
+	*what = "boot_pgd";
+	if (boot_ram_pool_used() != t->l2_used)
+		return "the boot mappings are not whole MiBs";
+	*what = NULL;
+	return NULL;
+}
+
+const char *boot_tables_make(const struct boot_image *image, uint8_t *bytes, const char **what)
+{
+	const struct arm_boot_layout l = {
+		.text_start = image->symbol(image, "__text_start"),
+		.text_end = image->symbol(image, "__text_end"),
+		.rodata_start = image->symbol(image, "__rodata_start"),
+		.rodata_end = image->symbol(image, "__rodata_end"),
+		.data_start = image->symbol(image, "__data_start"),
+		.svc_stack = image->symbol(image, "boot_svc_stack"),
+		.kernel_end = image->symbol(image, "__kernel_end"),
+		.section = image->section,
+		.section_end = image->section_end,
+		.tables = image->symbol(image, "arm_kernel_tables"),
+		.boot_pgd = image->symbol(image, "boot_pgd"),
+	};
+
+	return arm_boot_tables_build(&l, bytes, what);
+}
