@@ -82,14 +82,8 @@ void arch_tlb_flush_page(uintptr_t va)
 	(void)va;
 }
 
-/* pt_print_walk's output, should anything print a walk. */
-int printk(const char *fmt, ...)
+/* pt_print_walk's output, should anything print a walk: kernel/printk.c's printk over this. */
+int vprintk(const char *fmt, va_list ap)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	return n;
+	return vfprintf(stderr, fmt, ap);
 }
