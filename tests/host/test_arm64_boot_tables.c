@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "arm64.h"
+#include "boot_tables_assert.h"
 
 #define PAGE ((uint64_t)PAGE_SIZE)
 #define LAST_LEVEL (A64_PT_LEVELS - 1)
@@ -71,21 +72,12 @@ static void build_ok(const struct a64_boot_layout *l)
 {
 	const char *what, *why = build(l, &what);
 
-	if (why)
-		fail_msg("%s: %s", what ? what : "", why);
+	assert_tables_built(why, what);
 }
 
 static void expect_mapped(uint64_t va, phys_addr_t pa, unsigned prot, unsigned leaf_level)
 {
-	struct pt_walk_result w;
-
-	pt_walk(kernel_root, va, &w);
-	if (!w.mapped || w.pa != pa || w.prot != prot ||
-	    w.steps[w.nr_steps - 1].level != leaf_level)
-		fail_msg("%#llx: mapped %d pa %#llx prot %#x at L%u, "
-			 "expected pa %#llx prot %#x at L%u",
-			 (unsigned long long)va, w.mapped, (unsigned long long)w.pa, w.prot,
-			 w.steps[w.nr_steps - 1].level, (unsigned long long)pa, prot, leaf_level);
+	assert_table_maps(kernel_root, va, pa, prot, leaf_level);
 }
 
 /* Every page of [va, end) maps to its load address with prot. */
@@ -98,14 +90,10 @@ static void expect_pages(uint64_t va, uint64_t end, unsigned prot)
 /* Not mapped; reached_last: whether the walk got as far as a last-level table. */
 static void expect_unmapped(uint64_t va, bool reached_last)
 {
-	struct pt_walk_result w;
+	unsigned levels = assert_table_unmapped(kernel_root, va);
 
-	pt_walk(kernel_root, va, &w);
-	if (w.mapped)
-		fail_msg("%#llx: mapped to %#llx, expected nothing", (unsigned long long)va,
-			 (unsigned long long)w.pa);
 	if (reached_last)
-		assert_int_equal(w.nr_steps, A64_PT_LEVELS);
+		assert_int_equal(levels, A64_PT_LEVELS);
 }
 
 static void test_image(void **state)
@@ -183,11 +171,7 @@ static void expect_failure(const struct a64_boot_layout *l, const char *why_has,
 {
 	const char *w, *why = build(l, &w);
 
-	assert_non_null(why);
-	assert_non_null(strstr(why, why_has));
-	assert_non_null(w);
-	if (what)
-		assert_string_equal(w, what);
+	assert_tables_refused(why, w, why_has, what);
 }
 
 static void test_what_does_not_fit(void **state)

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "arm.h"
+#include "boot_tables_assert.h"
 
 #define PAGE ((uint64_t)PAGE_SIZE)
 #define MIB 0x100000ULL
@@ -73,32 +74,7 @@ static void build_ok(const struct arm_boot_layout *l)
 {
 	const char *what, *why = build(l, &what);
 
-	if (why)
-		fail_msg("%s: %s", what ? what : "", why);
-}
-
-static void expect_mapped(phys_addr_t root, uint64_t va, phys_addr_t pa, unsigned prot,
-			  unsigned leaf_level)
-{
-	struct pt_walk_result w;
-
-	pt_walk(root, va, &w);
-	if (!w.mapped || w.pa != pa || w.prot != prot ||
-	    w.steps[w.nr_steps - 1].level != leaf_level)
-		fail_msg("%#llx: mapped %d pa %#llx prot %#x at L%u, "
-			 "expected pa %#llx prot %#x at L%u",
-			 (unsigned long long)va, w.mapped, (unsigned long long)w.pa, w.prot,
-			 w.steps[w.nr_steps - 1].level, (unsigned long long)pa, prot, leaf_level);
-}
-
-static void expect_unmapped(phys_addr_t root, uint64_t va)
-{
-	struct pt_walk_result w;
-
-	pt_walk(root, va, &w);
-	if (w.mapped)
-		fail_msg("%#llx: mapped to %#llx, expected nothing", (unsigned long long)va,
-			 (unsigned long long)w.pa);
+	assert_tables_built(why, what);
 }
 
 /* Every page of [va, end) maps to its load address with prot, in the kernel's tables. */
@@ -106,7 +82,7 @@ static void expect_pages(const struct arm_boot_layout *l, uint64_t va, uint64_t 
 			 unsigned prot)
 {
 	for (; va < end; va += PAGE)
-		expect_mapped(__pa(l->tables), va, __pa(va), prot, 1);
+		assert_table_maps(__pa(l->tables), va, __pa(va), prot, 1);
 }
 
 static void test_image(void **state)
@@ -119,11 +95,11 @@ static void test_image(void **state)
 	expect_pages(&l, l.text_start, l.text_end, PT_R | PT_X | PT_GLOBAL);
 	expect_pages(&l, l.rodata_start, l.rodata_end, PT_R | PT_GLOBAL);
 	expect_pages(&l, l.data_start, guard, KERNEL_RW);
-	expect_unmapped(__pa(l.tables), guard);
+	assert_table_unmapped(__pa(l.tables), guard);
 	expect_pages(&l, l.svc_stack, l.kernel_end, KERNEL_RW);
 	/* RAM around the image is arch_mmu_init's to map. */
-	expect_unmapped(__pa(l.tables), l.kernel_end);
-	expect_unmapped(__pa(l.tables), l.text_start - PAGE);
+	assert_table_unmapped(__pa(l.tables), l.kernel_end);
+	assert_table_unmapped(__pa(l.tables), l.text_start - PAGE);
 }
 
 static void test_devices(void **state)
@@ -133,12 +109,12 @@ static void test_devices(void **state)
 	const phys_addr_t root = __pa(l.tables);
 
 	build_ok(&l);
-	expect_mapped(root, ARM_UART_VA, ARM_UART_PA, DEVICE, 1);
-	expect_mapped(root, ARM_GICD_VA, ARM_GICD_PA, DEVICE, 1);
-	expect_mapped(root, ARM_GICC_VA, ARM_GICC_PA, DEVICE, 1);
-	expect_unmapped(root, ARM_UART_VA + PAGE);
-	expect_unmapped(root, ARM_GICD_VA + PAGE);
-	expect_unmapped(root, ARM_GICC_VA + PAGE);
+	assert_table_maps(root, ARM_UART_VA, ARM_UART_PA, DEVICE, 1);
+	assert_table_maps(root, ARM_GICD_VA, ARM_GICD_PA, DEVICE, 1);
+	assert_table_maps(root, ARM_GICC_VA, ARM_GICC_PA, DEVICE, 1);
+	assert_table_unmapped(root, ARM_UART_VA + PAGE);
+	assert_table_unmapped(root, ARM_GICD_VA + PAGE);
+	assert_table_unmapped(root, ARM_GICC_VA + PAGE);
 }
 
 /* One L2 table for the image's MiB, one each for the UART's and the GIC's. */
@@ -163,14 +139,14 @@ static void test_boot_pgd(void **state)
 	unsigned expected = (ARM_LOWMEM_END - PAGE_OFFSET) / MIB + 2 + identity_apart, entries = 0;
 
 	build_ok(&l);
-	expect_mapped(root, PAGE_OFFSET, ARM_PHYS_OFFSET, RWX, 0);
-	expect_mapped(root, ARM_LOWMEM_END - MIB, ARM_LOWMEM_END - MIB - ARM_PV_OFFSET, RWX, 0);
-	expect_mapped(root, identity, identity, RWX, 0);
-	expect_mapped(root, ARM_UART_VA + 0x123, ARM_UART_PA + 0x123, DEVICE, 0);
-	expect_mapped(root, ARM_GIC_VA + 0x10000, ARM_GIC_PA + 0x10000, DEVICE, 0);
-	expect_unmapped(root, ARM_LOWMEM_END);
+	assert_table_maps(root, PAGE_OFFSET, ARM_PHYS_OFFSET, RWX, 0);
+	assert_table_maps(root, ARM_LOWMEM_END - MIB, ARM_LOWMEM_END - MIB - ARM_PV_OFFSET, RWX, 0);
+	assert_table_maps(root, identity, identity, RWX, 0);
+	assert_table_maps(root, ARM_UART_VA + 0x123, ARM_UART_PA + 0x123, DEVICE, 0);
+	assert_table_maps(root, ARM_GIC_VA + 0x10000, ARM_GIC_PA + 0x10000, DEVICE, 0);
+	assert_table_unmapped(root, ARM_LOWMEM_END);
 	if (identity_apart)
-		expect_unmapped(root, identity - MIB);
+		assert_table_unmapped(root, identity - MIB);
 	const uint32_t *pgd = boot_ram_va(root);
 	for (unsigned i = 0; i < ARM_L1_ENTRIES; i++)
 		entries += pgd[i] != 0;
@@ -183,10 +159,7 @@ static void expect_failure(const struct arm_boot_layout *l, const char *why_has,
 {
 	const char *w, *why = build(l, &w);
 
-	assert_non_null(why);
-	assert_non_null(strstr(why, why_has));
-	assert_non_null(w);
-	assert_string_equal(w, what);
+	assert_tables_refused(why, w, why_has, what);
 }
 
 static void test_what_does_not_fit(void **state)
