@@ -79,8 +79,7 @@
 #define PTE_VALID _ULL(0x1)
 #define PTE_TYPE_MASK _ULL(0x3)
 #define PTE_TYPE_BLOCK _ULL(0x1)
-#define PTE_TYPE_TABLE _ULL(0x3)
-#define PTE_TYPE_PAGE _ULL(0x3) /* a table's encoding, at the last level */
+#define PTE_TYPE_TABLE _ULL(0x3) /* also a page at the last level */
 #define PTE_ATTRINDX(i) ((_ULL(0) + (i)) << 2)
 #define PTE_ATTRINDX_MASK (_ULL(7) << 2)
 #define PTE_NS (_ULL(1) << 5)
@@ -126,7 +125,6 @@
 #else
 #error "arm64: PAGE_SHIFT must be 12, 14 or 16"
 #endif
-#define TCR_T0SZ_MASK _ULL(0x3f)
 #define TCR_EL1_HALVES                                                                       \
 	(TCR_T1SZ(64 - CONFIG_VA_BITS) | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER |   \
 	 TCR_IRGN1_WBWA | TCR_ORGN1_WBWA | TCR_SH1_INNER | TCR_TG0 | TCR_TG1)
