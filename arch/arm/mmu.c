@@ -142,14 +142,14 @@ static uint32_t *kernel_l2_for(uintptr_t va)
 	return table;
 }
 
-/* One range of the linear map: [va, end) -> pa with `prot` (PT_GLOBAL added). Short
+/* One range of the linear map: [va, end) -> pa, RW, never executable, global. Short
  * descriptors hold 32-bit addresses, and every range lies in lowmem, so the arithmetic is
  * 32-bit (64-bit operations cost several instructions each on this ISA). */
 struct kernel_range {
 	uintptr_t va, end;
 	uint32_t pa;
-	unsigned prot;
 };
+#define LINEAR_PROT (PT_R | PT_W | PT_GLOBAL)
 
 /* Write `count` leaves from `slot` on: `attrs` with consecutive addresses `step` apart from pa. */
 static void fill_leaves(uint32_t *slot, size_t count, uint32_t attrs, uint32_t pa, uint32_t step)
@@ -185,7 +185,7 @@ static void map_kernel_range(const struct kernel_range *r)
 			count = MIN(ARM_L2_ENTRIES - first, (end - va + PAGE_SIZE - 1) >> PAGE_SHIFT);
 		}
 		fill_leaves(slot, count,
-			    (uint32_t)arch_pte_make_leaf(section ? 0 : 1, 0, r->prot | PT_GLOBAL), pa,
+			    (uint32_t)arch_pte_make_leaf(section ? 0 : 1, 0, LINEAR_PROT), pa,
 			    step);
 		va += count * step;
 		pa += count * step;
@@ -197,7 +197,7 @@ static void map_kernel_range(const struct kernel_range *r)
  * (under TCG every branch taken at boot costs a translated block). */
 static struct kernel_range *add_ram_piece(struct kernel_range *r, uint32_t lo, uint32_t hi)
 {
-	*r = (struct kernel_range){ (uintptr_t)__va(lo), (uintptr_t)__va(hi), lo, PT_R | PT_W };
+	*r = (struct kernel_range){ (uintptr_t)__va(lo), (uintptr_t)__va(hi), lo };
 	return r + (lo < hi);
 }
 
