@@ -17,7 +17,6 @@
  *     MMU switch and the jump to the linked address; with the 1G split the linear map has it;
  *   the MiBs of the PL011 and the GIC at their fixed addresses, Device, rw-. */
 #include <arch/mmu.h>
-#include <lib/errno.h>
 #include <pgtable.h>
 #include <asm/kernel_tables.h>
 #include <asm/memory.h>
@@ -29,92 +28,68 @@
 #define DEVICE (PT_R | PT_W | PT_DEVICE | PT_GLOBAL)
 #define RWX (PT_R | PT_W | PT_X | PT_GLOBAL)
 
-struct boot_mapping {
-	uint64_t va, end;
-	phys_addr_t pa;
-	unsigned prot;
-	const char *what;
-};
-
 #define SECTION_SIZE 0x100000u
 #define BOOT_PGD_BYTES (ARM_L1_ENTRIES * sizeof(uint32_t))
 
-static const char *map_error(int err)
-{
-	return err == -ENOMEM ? "out of kernel L2 tables (ARM_KERNEL_L2_TABLES)"
-			      : "not page aligned, or overlapping another part";
-}
-
-/* Map maps[0..n) under root. Blocks are allowed: a whole MiB is a section, as arch_mmu_init
- * makes it. */
-static const char *map_all(phys_addr_t root, const struct boot_mapping *maps, size_t n,
-			   const char **what)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct boot_mapping *m = &maps[i];
-
-		*what = m->what;
-		if (m->end <= m->va)
-			return "empty, or ends before it starts";
-		int err = pt_map(root, m->va, m->pa, m->end - m->va, m->prot, PT_MAP_BLOCKS);
-		if (err)
-			return map_error(err);
-	}
-	return NULL;
-}
-
-/* Whether [va, va + size) lies in the section, aligned to align. */
-static bool lies_in(const struct arm_boot_layout *l, uint64_t va, uint64_t size, uint64_t align)
-{
-	return va >= l->section && va % align == 0 && l->section_end - va >= size;
-}
+#define POOL_DRY "out of kernel L2 tables (ARM_KERNEL_L2_TABLES)"
+/* Blocks are allowed everywhere: a whole MiB is a section, as arch_mmu_init makes it. */
+#define BLOCKS PT_MAP_BLOCKS
 
 const char *arm_boot_tables_build(const struct arm_boot_layout *l, uint8_t *bytes,
 				  const char **what)
 {
 	const uint64_t guard = l->svc_stack - PAGE_SIZE;
 	const struct boot_mapping maps[] = {
-		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL, "text" },
-		{ l->rodata_start, l->rodata_end, __pa(l->rodata_start), PT_R | PT_GLOBAL,
+		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL, BLOCKS,
+		  "text" },
+		{ l->rodata_start, l->rodata_end, __pa(l->rodata_start), PT_R | PT_GLOBAL, BLOCKS,
 		  "rodata" },
-		{ l->data_start, guard, __pa(l->data_start), KERNEL_RW,
+		{ l->data_start, guard, __pa(l->data_start), KERNEL_RW, BLOCKS,
 		  "data and BSS below the stack guard" },
-		{ l->svc_stack, l->kernel_end, __pa(l->svc_stack), KERNEL_RW,
+		{ l->svc_stack, l->kernel_end, __pa(l->svc_stack), KERNEL_RW, BLOCKS,
 		  "the kernel stack and what follows it" },
-		{ ARM_UART_VA, ARM_UART_VA + PAGE_SIZE, ARM_UART_PA, DEVICE, "the PL011" },
-		{ ARM_GICD_VA, ARM_GICD_VA + PAGE_SIZE, ARM_GICD_PA, DEVICE, "the GIC distributor" },
-		{ ARM_GICC_VA, ARM_GICC_VA + PAGE_SIZE, ARM_GICC_PA, DEVICE, "the GIC CPU interface" },
+		{ ARM_UART_VA, ARM_UART_VA + PAGE_SIZE, ARM_UART_PA, DEVICE, BLOCKS, "the PL011" },
+		{ ARM_GICD_VA, ARM_GICD_VA + PAGE_SIZE, ARM_GICD_PA, DEVICE, BLOCKS,
+		  "the GIC distributor" },
+		{ ARM_GICC_VA, ARM_GICC_VA + PAGE_SIZE, ARM_GICC_PA, DEVICE, BLOCKS,
+		  "the GIC CPU interface" },
 	};
 
 	const uint64_t identity = ALIGN_DOWN(__pa(l->text_start), SECTION_SIZE);
 	const struct boot_mapping boot_maps[] = {
-		{ PAGE_OFFSET, ARM_LOWMEM_END, ARM_PHYS_OFFSET, RWX, "the boot linear map" },
-		{ ARM_UART_VA, ARM_UART_VA + SECTION_SIZE, ARM_UART_PA, DEVICE, "the PL011's MiB" },
-		{ ARM_GIC_VA, ARM_GIC_VA + SECTION_SIZE, ARM_GIC_PA, DEVICE, "the GIC's MiB" },
+		{ PAGE_OFFSET, ARM_LOWMEM_END, ARM_PHYS_OFFSET, RWX, BLOCKS,
+		  "the boot linear map" },
+		{ ARM_UART_VA, ARM_UART_VA + SECTION_SIZE, ARM_UART_PA, DEVICE, BLOCKS,
+		  "the PL011's MiB" },
+		{ ARM_GIC_VA, ARM_GIC_VA + SECTION_SIZE, ARM_GIC_PA, DEVICE, BLOCKS,
+		  "the GIC's MiB" },
 		/* Last: left out where the linear map holds it. */
-		{ identity, identity + SECTION_SIZE, identity, RWX, "the boot identity map" },
+		{ identity, identity + SECTION_SIZE, identity, RWX, BLOCKS,
+		  "the boot identity map" },
 	};
 	const bool identity_in_linear = identity >= PAGE_OFFSET && identity < ARM_LOWMEM_END;
 
 	*what = "arm_kernel_tables";
-	if (!lies_in(l, l->tables, ARM_KERNEL_TABLES_BYTES, ARM_KERNEL_TABLES_ALIGN))
+	if (!boot_tables_lies_in(l->section, l->section_end, l->tables, ARM_KERNEL_TABLES_BYTES,
+				 ARM_KERNEL_TABLES_ALIGN))
 		return "not inside the .boot_tables section, or not 16 KiB aligned";
 	*what = "boot_pgd";
-	if (!lies_in(l, l->boot_pgd, BOOT_PGD_BYTES, BOOT_PGD_BYTES))
+	if (!boot_tables_lies_in(l->section, l->section_end, l->boot_pgd, BOOT_PGD_BYTES,
+				 BOOT_PGD_BYTES))
 		return "not inside the .boot_tables section, or not 16 KiB aligned";
 	const phys_addr_t tables = __pa(l->tables);
 	boot_ram_init(bytes, __pa(l->section), l->section_end - l->section,
 		      tables + offsetof(struct arm_kernel_tables, l2), ARM_KERNEL_L2_TABLES,
 		      L2_TABLE_BYTES);
-	const char *why =
-		map_all(tables + offsetof(struct arm_kernel_tables, l1), maps, ARRAY_SIZE(maps), what);
+	const char *why = boot_tables_map(tables + offsetof(struct arm_kernel_tables, l1), maps,
+					  ARRAY_SIZE(maps), POOL_DRY, what);
 	if (why)
 		return why;
 	struct arm_kernel_tables *t = boot_ram_va(tables);
 	t->l2_used = boot_ram_pool_used();
 
-	why = map_all(__pa(l->boot_pgd), boot_maps, ARRAY_SIZE(boot_maps) - identity_in_linear,
-		      what);
+	why = boot_tables_map(__pa(l->boot_pgd), boot_maps,
+			      ARRAY_SIZE(boot_maps) - identity_in_linear, POOL_DRY, what);
 	if (why)
 		return why;
 	/* Sections only: an L2 table here would be one of the kernel's. */

@@ -12,7 +12,6 @@
  *          level: its root holds the block, and needs no table below it.
  * The tables below the kernel root come from the boot pool, which they must take exactly. */
 #include <arch/mmu.h>
-#include <lib/errno.h>
 #include <pgtable.h>
 #include <asm/arm64.h>
 #include <asm/memory.h>
@@ -30,17 +29,7 @@ _Static_assert(A64_LEVEL_SHIFT(BOOT_BLOCK_LEVEL) == A64_BOOT_BLOCK_SHIFT,
 _Static_assert(KERNEL_PHYS_BASE < 1ULL << A64_BOOT_ID_VA_BITS,
 	       "the identity map's range must hold the image");
 
-struct boot_mapping {
-	uint64_t va, end;
-	phys_addr_t pa;
-	unsigned prot, flags;
-	const char *what;
-};
-
-static bool lies_in(const struct a64_boot_layout *l, uint64_t va, uint64_t size, uint64_t align)
-{
-	return va >= l->section && va + size <= l->section_end && va % align == 0;
-}
+#define POOL_DRY "the boot pool is too small (A64_BOOT_POOL_TABLES)"
 
 /* Each table where head.S's TTBRs want it: inside the section, aligned to its size (and to 64
  * bytes at least), the pool to pages. */
@@ -59,18 +48,13 @@ static const char *check_placement(const struct a64_boot_layout *l, const char *
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
-		if (!lies_in(l, tables[i].va, tables[i].size, tables[i].align)) {
+		if (!boot_tables_lies_in(l->section, l->section_end, tables[i].va, tables[i].size,
+					 tables[i].align)) {
 			*what = tables[i].what;
 			return "not inside the .boot_tables section, or not aligned to its size";
 		}
 	}
 	return NULL;
-}
-
-static const char *map_error(int err)
-{
-	return err == -ENOMEM ? "the boot pool is too small (A64_BOOT_POOL_TABLES)"
-			      : "not page aligned, or overlapping another part";
 }
 
 /* The last-level table va's page would go in, made now but left empty: pt_map makes the
@@ -113,20 +97,13 @@ const char *a64_boot_tables_build(const struct a64_boot_layout *l, uint8_t *byte
 		return why;
 	boot_ram_init(bytes, __pa(l->section), l->section_end - l->section, __pa(l->pool),
 		      A64_BOOT_POOL_TABLES, PAGE_SIZE);
-	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
-		const struct boot_mapping *m = &maps[i];
-
-		*what = m->what;
-		if (m->end <= m->va)
-			return "empty, or ends before it starts";
-		int err = pt_map(kernel_root, m->va, m->pa, m->end - m->va, m->prot, m->flags);
-		if (err)
-			return map_error(err);
-	}
+	why = boot_tables_map(kernel_root, maps, ARRAY_SIZE(maps), POOL_DRY, what);
+	if (why)
+		return why;
 	*what = "the GIC's table";
 	int err = reserve_table(kernel_root, IO_ADDRESS(VIRT_GICD_PA));
 	if (err)
-		return map_error(err);
+		return boot_tables_refusal(err, POOL_DRY);
 	*what = "a64_boot_pool";
 	if (boot_ram_pool_used() != A64_BOOT_POOL_TABLES)
 		return "the mappings left tables of the boot pool unused (A64_BOOT_POOL_TABLES)";

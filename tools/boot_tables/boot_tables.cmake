@@ -25,15 +25,15 @@ function(rndbits_boot_tables isa elf_class elf_machine)
   add_custom_command(OUTPUT ${tool}
     COMMAND ${RNDBITS_HOST_CC} ${flags}
             -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/arch/${isa}/include
-            -c ${src}/${isa}.c ${CMAKE_SOURCE_DIR}/arch/${isa}/pte.c
+            -c ${src}/${isa}.c ${src}/map.c ${CMAKE_SOURCE_DIR}/arch/${isa}/pte.c
     COMMAND ${RNDBITS_HOST_CC} ${flags}
             -I${CMAKE_SOURCE_DIR}/tests/host/fake -I${CMAKE_SOURCE_DIR}/include
             -c ${src}/ram.c ${CMAKE_SOURCE_DIR}/mm/pgtable.c ${CMAKE_SOURCE_DIR}/kernel/printk.c
     COMMAND ${RNDBITS_HOST_CC} ${flags} -idirafter ${CMAKE_SOURCE_DIR}/include
             -DBOOT_TABLES_ELF_CLASS=${elf_class} -DBOOT_TABLES_ELF_MACHINE=${elf_machine}
             -c ${src}/main.c
-    COMMAND ${RNDBITS_HOST_CC} ${isa}.o pte.o ram.o pgtable.o printk.o main.o -o ${tool}
-    DEPENDS ${src}/${isa}.c ${src}/ram.c ${src}/main.c
+    COMMAND ${RNDBITS_HOST_CC} ${isa}.o map.o pte.o ram.o pgtable.o printk.o main.o -o ${tool}
+    DEPENDS ${src}/${isa}.c ${src}/map.c ${src}/ram.c ${src}/main.c
             ${CMAKE_SOURCE_DIR}/arch/${isa}/pte.c ${CMAKE_SOURCE_DIR}/mm/pgtable.c
             ${CMAKE_SOURCE_DIR}/kernel/printk.c
             ${headers} ${RNDBITS_GEN}/config.h
