@@ -71,6 +71,11 @@ _start:
 	rep stosb
 
 	movl $boot_stack_top, %esp
+	/* Multiboot defines only IF and VM of EFLAGS: a loader may hand over NT, AC or TF set,
+	 * and a kernel running with NT set would take its next iret for a task return. Start
+	 * from all flags clear (Linux's head code does the same once it has a stack). */
+	pushl $0
+	popfl
 	xorl %ebp, %ebp			/* end of the frame chain */
 	pushl %ebx			/* arch_start(magic, info_pa) */
 	pushl %esi

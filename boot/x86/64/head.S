@@ -175,6 +175,11 @@ boot_tables_end:
 	.code64
 x86_64_start_kernel:
 	movabs	$x86_64_boot_stack_top, %rsp
+	/* Multiboot defines only IF and VM of EFLAGS: a loader may hand over NT, AC or TF set,
+	 * and in long mode an iretq with NT set raises #GP. Start from all flags clear (Linux's
+	 * head code does the same once it has a stack). */
+	pushq	$0
+	popfq
 	mov	%esi, %edi			/* arch_start(magic, info_pa); 32-bit moves */
 	mov	%ebp, %esi			/* zero-extend the values */
 	xor	%ebp, %ebp			/* a zero frame pointer ends backtraces */
