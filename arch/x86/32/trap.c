@@ -141,6 +141,7 @@ static enum trap_kind exception_kind(unsigned vec)
 		return TRAP_PAGE_FAULT;
 	case X86_VEC_UD:
 		return TRAP_UNDEFINED;
+	case X86_VEC_DB: /* single-step (TF) from ring 3: SIGTRAP, as on x86_64 and Linux */
 	case X86_VEC_BP:
 		return TRAP_BREAKPOINT;
 	case X86_VEC_AC:

@@ -150,12 +150,24 @@ static void idt_init(void)
 	lidt(&p);
 }
 
+/* What SYSCALL clears in RFLAGS on the way in (the user's value stays in R11 and comes back
+ * with iretq). The same set as Linux's syscall_init(): every flag a user may set, so that the
+ * kernel never runs on one. IF: the stack is still the user's; TF: no single-step trap in the
+ * kernel; DF, AC: string operations and (with SMAP) user accesses; NT: in long mode an iretq
+ * with NT set raises #GP, so a user's NT would crash the kernel's return from the call (or,
+ * left in the kernel by an exit, the next entry to user mode). Interrupt and trap gates clear
+ * TF and NT themselves; trap_common clears DF. */
+#define SYSCALL_FLAGS_MASK                                                                   \
+	(X86_RFLAGS_CF | X86_RFLAGS_PF | X86_RFLAGS_AF | X86_RFLAGS_ZF | X86_RFLAGS_SF |      \
+	 X86_RFLAGS_TF | X86_RFLAGS_IF | X86_RFLAGS_DF | X86_RFLAGS_OF | X86_RFLAGS_IOPL |    \
+	 X86_RFLAGS_NT | X86_RFLAGS_RF | X86_RFLAGS_AC | X86_RFLAGS_ID)
+
 static void syscall_init(void)
 {
 	wrmsr(MSR_STAR, ((uint64_t)(USER32_CS - 3) << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)(uintptr_t)x86_64_syscall_entry);
 	wrmsr(MSR_CSTAR, (uint64_t)(uintptr_t)x86_64_syscall_compat_entry);
-	wrmsr(MSR_SFMASK, X86_RFLAGS_IF | X86_RFLAGS_TF | X86_RFLAGS_DF | X86_RFLAGS_AC);
+	wrmsr(MSR_SFMASK, SYSCALL_FLAGS_MASK);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 }
 
