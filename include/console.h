@@ -20,8 +20,10 @@ enum console_read_result {
 /* Read one line, echoing and editing, waiting (arch_idle) while no input is pending. */
 enum console_read_result console_read_line(char *buf, size_t size);
 
-/* Redirect console output into buf (a shell `>`), until console_capture_end(), which returns
- * the bytes captured, or -1 if they did not fit. Nothing reaches the UART meanwhile. */
+/* Redirect console output into buf (a shell `>`, or a command keeping its processes' output),
+ * until console_capture_end(), which returns the bytes captured, or -1 if they did not fit.
+ * Nothing reaches the UART meanwhile. Captures nest: the innermost one takes the bytes, and
+ * ending it gives the output back to the one around it. */
 void console_capture_begin(char *buf, size_t size);
 long console_capture_end(void);
 

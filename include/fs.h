@@ -5,8 +5,14 @@
 
 #include <types.h>
 
+struct sysctl_entry;
+
+/* The sysctl entry a /proc/sys path names ("/proc/sys/vm/mmap_rnd_bits", clean: no "//", "."
+ * or trailing slash), or NULL. */
+const struct sysctl_entry *fs_sysctl_file(const char *path);
+
 /* Read a whole file into buf (as user uid). Returns its length or -errno (-ENOENT, -EACCES,
- * -EISDIR). */
+ * -EISDIR, -ENOTDIR for a file named with a trailing slash). */
 long fs_read(const char *path, unsigned uid, char *buf, size_t size);
 /* One write of len bytes at position 0. Returns bytes consumed or -errno. */
 long fs_write(const char *path, unsigned uid, const char *buf, size_t len);

@@ -6,6 +6,9 @@
 #include <types.h>
 
 #define SHELL_MAX_ARGS 32
+/* The most output `CMD > FILE` captures (a page: what a /proc/sys file looks at, and more);
+ * longer output is refused with EFBIG. */
+#define SHELL_REDIRECT_MAX 4096
 
 struct shell_command {
 	const char *name;

@@ -15,27 +15,51 @@
 static char typeahead[64];
 static unsigned typeahead_head, typeahead_len;
 
-/* While a command's output is redirected, it goes here instead of the UART. */
-static struct {
+/* Captures nest: the shell's `> FILE` takes a command's output, and the command may itself
+ * capture the output of the processes it runs (bench, aslr). Bytes go to the innermost capture
+ * only; when it ends, what the command prints next goes to the one around it again. The code
+ * nests two deep; a capture deeper than the stack has no room at all: its bytes are dropped and
+ * its end reports that they did not fit. */
+#define CAPTURE_DEPTH 4
+
+struct capture {
 	char *buf;
 	size_t size, len;
 	bool overflow;
-} capture;
+};
+
+static struct capture captures[CAPTURE_DEPTH];
+static unsigned capture_depth; /* begun and not ended, including any beyond the stack */
 
 void console_capture_begin(char *buf, size_t size)
 {
-	capture.buf = buf;
-	capture.size = size;
-	capture.len = 0;
-	capture.overflow = false;
+	if (capture_depth < CAPTURE_DEPTH)
+		captures[capture_depth] = (struct capture){ .buf = buf, .size = size };
+	capture_depth++;
 }
 
 long console_capture_end(void)
 {
-	long n = capture.overflow ? -1 : (long)capture.len;
+	if (capture_depth == 0 || --capture_depth >= CAPTURE_DEPTH)
+		return -1;
+	const struct capture *c = &captures[capture_depth];
 
-	capture.buf = NULL;
-	return n;
+	return c->overflow ? -1 : (long)c->len;
+}
+
+/* Keep c in the innermost capture; false if nothing is capturing. */
+static bool capture_putc(char c)
+{
+	if (capture_depth == 0)
+		return false;
+	if (capture_depth > CAPTURE_DEPTH)
+		return true;
+	struct capture *cap = &captures[capture_depth - 1];
+	if (cap->len < cap->size)
+		cap->buf[cap->len++] = c;
+	else
+		cap->overflow = true;
+	return true;
 }
 
 /* The one place the UART is written: out of line, so that the (inlined) driver is translated
@@ -48,13 +72,8 @@ static __attribute__((noinline)) void uart_putc(char c)
 /* Out of line: printk's sink and the line editor share its one copy. */
 __attribute__((noinline)) void console_putc(char c)
 {
-	if (capture.buf) {
-		if (capture.len < capture.size)
-			capture.buf[capture.len++] = c;
-		else
-			capture.overflow = true;
+	if (capture_putc(c))
 		return;
-	}
 	if (c == '\n')
 		uart_putc('\r');
 	uart_putc(c);

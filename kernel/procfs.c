@@ -15,14 +15,35 @@ extern const struct fs_dir __start_fs_dirs[], __stop_fs_dirs[];
 
 static const char proc_sys[] = "/proc/sys";
 
-/* The sysctl key under /proc/sys for path, or NULL if path is not below it. */
+/* The sysctl key under /proc/sys for path ("vm/mmap_rnd_bits"), or NULL if path is not below
+ * it. The files are named by slashes only: a dot in the key is part of a name no file has
+ * (/proc/sys/vm.mmap_rnd_bits does not exist on Linux either). */
 static const char *sysctl_key(const char *path)
 {
 	size_t n = sizeof(proc_sys) - 1;
 
-	if (strncmp(path, proc_sys, n) != 0 || path[n] != '/')
+	if (strncmp(path, proc_sys, n) != 0 || path[n] != '/' || strchr(path + n + 1, '.'))
 		return NULL;
 	return path + n + 1;
+}
+
+const struct sysctl_entry *fs_sysctl_file(const char *path)
+{
+	const char *key = sysctl_key(path);
+
+	return key ? sysctl_find(key) : NULL;
+}
+
+/* path without its trailing slashes (kept if it is all slashes), in buf; true if it had any. */
+static bool strip_trailing_slashes(const char *path, char *buf, size_t size)
+{
+	strlcpy(buf, path, size);
+	size_t n = strlen(buf);
+	bool had = n > 1 && buf[n - 1] == '/';
+
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	return had;
 }
 
 /* Is dir (without trailing slash) a directory: "/", "/proc", "/proc/sys", a sysctl prefix like
@@ -50,24 +71,34 @@ static bool is_directory(const char *dir)
 	return false;
 }
 
+/* The file at path, or NULL with *err set: a file named with a trailing slash is ENOTDIR, a
+ * directory EISDIR, anything else ENOENT. */
+static const struct sysctl_entry *file_at(const char *path, long *err)
+{
+	char clean[128];
+	bool slash = strip_trailing_slashes(path, clean, sizeof(clean));
+	const struct sysctl_entry *e = fs_sysctl_file(clean);
+
+	if (e && !slash)
+		return e;
+	*err = e ? -ENOTDIR : is_directory(clean) ? -EISDIR : -ENOENT;
+	return NULL;
+}
+
 long fs_read(const char *path, unsigned uid, char *buf, size_t size)
 {
-	const char *key = sysctl_key(path);
-	const struct sysctl_entry *e = key ? sysctl_find(key) : NULL;
+	long err;
+	const struct sysctl_entry *e = file_at(path, &err);
 
-	if (e)
-		return sysctl_read(e, uid, buf, size);
-	return is_directory(path) ? -EISDIR : -ENOENT;
+	return e ? sysctl_read(e, uid, buf, size) : err;
 }
 
 long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
 {
-	const char *key = sysctl_key(path);
-	const struct sysctl_entry *e = key ? sysctl_find(key) : NULL;
+	long err;
+	const struct sysctl_entry *e = file_at(path, &err);
 
-	if (e)
-		return sysctl_write(e, uid, buf, len);
-	return is_directory(path) ? -EISDIR : -ENOENT;
+	return e ? sysctl_write(e, uid, buf, len) : err;
 }
 
 static int cmd_cat(int argc, char **argv)
@@ -173,23 +204,21 @@ static int cmd_ls(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		char dir[128];
-		strlcpy(dir, argv[i], sizeof(dir));
-		size_t n = strlen(dir);
-		while (n > 1 && dir[n - 1] == '/')
-			dir[--n] = '\0';
+		strip_trailing_slashes(argv[i], dir, sizeof(dir));
 		if (argc > 2)
 			printk("%s%s:\n", i > 1 ? "\n" : "", argv[i]);
 		if (is_directory(dir)) {
 			list_directory(dir);
+			continue;
+		}
+		/* As root: ls names a file it cannot read. */
+		char buf[64];
+		long r = fs_read(argv[i], UID_ROOT, buf, sizeof(buf));
+		if (r >= 0) {
+			printk("%s\n", argv[i]);
 		} else {
-			char buf[64];
-			long r = fs_read(dir, UID_ROOT, buf, sizeof(buf));
-			if (r >= 0) {
-				printk("%s\n", argv[i]);
-			} else {
-				printk("ls: cannot access '%s': No such file or directory\n", argv[i]);
-				status = 2;
-			}
+			printk("ls: cannot access '%s': %s\n", argv[i], strerror((int)-r));
+			status = 2;
 		}
 	}
 	return status;

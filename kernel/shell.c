@@ -32,61 +32,110 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Split line in place into words: blanks separate, '...' and "..." quote (quotes removed).
- * Returns the word count, or -1 if there are more than max words or a quote is unterminated. */
-static int split_words(char *line, char **argv, int max)
-{
-	int argc = 0;
-	char *r = line, *w = line;
+/* A command line split into words: the command's argv, and the files of its `>` redirections
+ * in the order given. */
+struct command_line {
+	int argc;
+	char *argv[SHELL_MAX_ARGS + 1];
+	int nr_redirects;
+	const char *redirects[SHELL_MAX_ARGS];
+};
 
+enum split_result { SPLIT_OK, SPLIT_BAD_QUOTE_OR_TOO_MANY, SPLIT_REDIRECT_NEWLINE,
+		    SPLIT_REDIRECT_REDIRECT };
+
+/* Copy one word from *r to *w (in place, w <= r): blanks and an unquoted '>' end it, '...' and
+ * "..." quote (quotes removed; a quoted '>' is a plain character). Returns false for an
+ * unterminated quote. */
+static bool copy_word(char **r, char **w)
+{
+	while (**r && !is_space(**r) && **r != '>') {
+		if (**r == '\'' || **r == '"') {
+			char q = *(*r)++;
+			while (**r && **r != q)
+				*(*w)++ = *(*r)++;
+			if (!**r)
+				return false;
+			(*r)++;
+		} else {
+			*(*w)++ = *(*r)++;
+		}
+	}
+	return true;
+}
+
+/* Split line in place, as sh does for simple commands: an unquoted '>' (inside a word too, as in
+ * `echo x>f`) is an operator whose next word is a file to write. */
+static enum split_result split_line(char *line, struct command_line *cl)
+{
+	char *r = line, *w = line;
+	bool want_file = false;
+	int words = 0;
+
+	cl->argc = cl->nr_redirects = 0;
 	for (;;) {
 		while (is_space(*r))
 			r++;
 		if (!*r)
-			return argc;
-		if (argc == max)
-			return -1;
-		argv[argc++] = w;
-		while (*r && !is_space(*r)) {
-			if (*r == '\'' || *r == '"') {
-				char q = *r++;
-				while (*r && *r != q)
-					*w++ = *r++;
-				if (!*r)
-					return -1;
-				r++;
-			} else {
-				*w++ = *r++;
-			}
+			return want_file ? SPLIT_REDIRECT_NEWLINE : SPLIT_OK;
+		if (*r == '>') {
+			if (want_file)
+				return SPLIT_REDIRECT_REDIRECT;
+			want_file = true;
+			r++;
+			continue;
 		}
-		if (*r)
+		if (words++ == SHELL_MAX_ARGS)
+			return SPLIT_BAD_QUOTE_OR_TOO_MANY;
+		char *word = w;
+		if (!copy_word(&r, &w))
+			return SPLIT_BAD_QUOTE_OR_TOO_MANY;
+		bool redirect_follows = *r == '>';
+		if (*r) /* the blank or '>' that ended the word: consumed before w's NUL can land on it */
 			r++;
 		*w++ = '\0';
+		if (want_file)
+			cl->redirects[cl->nr_redirects++] = word;
+		else
+			cl->argv[cl->argc++] = word;
+		want_file = redirect_follows;
 	}
 }
 
-/* Take a "> FILE" or ">FILE" out of argv; returns the path, NULL if none, or "" if the '>'
- * has no file after it. */
-static const char *take_redirect(int *argc, char **argv)
+/* One write to a redirect target; an empty name (`> ''`) names nothing. */
+static long write_target(const char *path, const char *buf, size_t len)
 {
-	for (int i = 0; i < *argc; i++) {
-		if (argv[i][0] != '>')
-			continue;
-		const char *path = argv[i][1] ? argv[i] + 1 : (i + 1 < *argc ? argv[i + 1] : "");
-		int words = argv[i][1] || i + 1 == *argc ? 1 : 2;
-		for (int j = i; j + words < *argc; j++)
-			argv[j] = argv[j + words];
-		*argc -= words;
-		return path;
+	return *path ? fs_write(path, current_uid(), buf, len) : -ENOENT;
+}
+
+/* What a failed open of a redirect target says, in sh's words. */
+static void redirect_error(const char *path, long err)
+{
+	printk("rndbits: %s: %s\n", path, strerror((int)-err));
+}
+
+/* sh opens every target with O_TRUNC before the command runs, and the last one gets the
+ * output. A /proc/sys file is not truncated by that open, so the first n targets are only
+ * checked, by an empty write (which changes nothing): each must exist, be a file and be
+ * writable. */
+static int open_targets(const struct command_line *cl, int n)
+{
+	for (int i = 0; i < n; i++) {
+		long r = write_target(cl->redirects[i], "", 0);
+		if (r < 0) {
+			redirect_error(cl->redirects[i], r);
+			return 1;
+		}
 	}
-	return NULL;
+	return 0;
 }
 
 /* Run cmd with its output captured, then write that output to path in one write, as a shell
- * redirect followed by the command's single write(2) would. */
+ * redirect followed by the command's single write(2) would. The buffer is a page: the most a
+ * /proc/sys file looks at is its first 4095 bytes. */
 static int run_redirected(const struct shell_command *cmd, int argc, char **argv, const char *path)
 {
-	static char out[CONSOLE_LINE_MAX + 64];
+	static char out[SHELL_REDIRECT_MAX];
 
 	console_capture_begin(out, sizeof(out));
 	int status = cmd->run(argc, argv);
@@ -95,9 +144,9 @@ static int run_redirected(const struct shell_command *cmd, int argc, char **argv
 		printk("%s: write error: %s\n", argv[0], strerror(EFBIG));
 		return 1;
 	}
-	long r = fs_write(path, current_uid(), out, (size_t)len);
-	if (r == -ENOENT || r == -EISDIR) {
-		printk("rndbits: %s: %s\n", path, strerror((int)-r));
+	long r = write_target(path, out, (size_t)len);
+	if (r == -ENOENT || r == -EISDIR || r == -ENOTDIR) {
+		redirect_error(path, r);
 		return 1;
 	}
 	if (r < 0) {
@@ -109,30 +158,36 @@ static int run_redirected(const struct shell_command *cmd, int argc, char **argv
 
 int shell_execute(char *line)
 {
-	char *argv[SHELL_MAX_ARGS + 1];
-	int argc = split_words(line, argv, SHELL_MAX_ARGS);
-	const char *redirect = argc > 0 ? take_redirect(&argc, argv) : NULL;
+	struct command_line cl;
 
-	if (argc < 0) {
+	switch (split_line(line, &cl)) {
+	case SPLIT_OK:
+		break;
+	case SPLIT_BAD_QUOTE_OR_TOO_MANY:
 		printk("rndbits: syntax error: unterminated quote or more than %d words\n",
 		       SHELL_MAX_ARGS);
 		return 2;
-	}
-	if (redirect && !*redirect) {
+	case SPLIT_REDIRECT_NEWLINE:
 		printk("rndbits: syntax error near unexpected token `newline'\n");
 		return 2;
+	case SPLIT_REDIRECT_REDIRECT:
+		printk("rndbits: syntax error near unexpected token `>'\n");
+		return 2;
 	}
-	if (argc == 0)
+	/* Without a command (`> FILE` alone) every target is only opened. */
+	if (open_targets(&cl, cl.argc ? cl.nr_redirects - 1 : cl.nr_redirects))
+		return 1;
+	if (cl.argc == 0)
 		return 0;
-	argv[argc] = NULL;
-	const struct shell_command *cmd = find_command(argv[0]);
+	cl.argv[cl.argc] = NULL;
+	const struct shell_command *cmd = find_command(cl.argv[0]);
 	if (!cmd) {
-		printk("rndbits: %s: command not found\n", argv[0]);
+		printk("rndbits: %s: command not found\n", cl.argv[0]);
 		return 127;
 	}
-	if (redirect)
-		return run_redirected(cmd, argc, argv, redirect);
-	return cmd->run(argc, argv);
+	if (cl.nr_redirects)
+		return run_redirected(cmd, cl.argc, cl.argv, cl.redirects[cl.nr_redirects - 1]);
+	return cmd->run(cl.argc, cl.argv);
 }
 
 static const char *prompt(void)

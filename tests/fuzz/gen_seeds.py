@@ -204,7 +204,9 @@ def shell():
              b"echo >", b"echo >f g", b"yes > /tmp/f", b"echo 'unterminated",
              b" ".join([b"w"] * 33), b" ".join([b"echo"] + [b"w"] * 31), b"help", b"nosuch x",
              b"status 'xy'", b"", b"   \t ", b"true >a >b", b"false", b"status \"\"",
-             b">f echo x", b"echo a\tb\t\t'\t'", b"''", b"\"\" x"]
+             b">f echo x", b"echo a\tb\t\t'\t'", b"''", b"\"\" x",
+             b"nest > f", b"nest", b"echo '>' x \">\"y", b"echo 1 > a > b", b"echo x>f>g",
+             b"echo > > f", b"echo > ''", b"> f"]
     for i, l in enumerate(lines):
         write("shell", "%02d" % i, bytes([i % 10]) + l + b"\n")
     write("shell", "all", bytes([0]) + b"\n".join(lines))
