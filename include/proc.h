@@ -4,6 +4,7 @@
 #define RNDBITS_PROC_H
 
 #include <exec.h>
+#include <fd.h>
 #include <mm.h>
 #include <types.h>
 
@@ -13,6 +14,7 @@ struct process {
 	int pid;
 	char name[PROC_NAME_MAX];
 	struct mm mm;
+	struct fd_table files; /* empty at exec, closed at exit */
 	int status;        /* wait status: exit code, or 128 + signal */
 	bool in_use;
 	bool quiet_faults; /* RUN_QUIET_FAULTS */

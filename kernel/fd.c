@@ -1,11 +1,10 @@
-/* A per-process file-descriptor table over the file namespace of kernel/procfs.c (fs_read,
- * fs_write): enough for a program to open /proc/sys/vm/mmap_rnd_bits and read or write it the
- * way it would on Linux, with Linux's errors. Descriptors 0, 1 and 2 are the console (0 reads as
- * an empty file, like </dev/null); 3 and up are opened files.
+/* A process's file descriptors over the file namespace of kernel/procfs.c (fs_read, fs_write):
+ * enough for a program to open /proc/sys/vm/mmap_rnd_bits and read or write it the way it would
+ * on Linux, with Linux's errors. Descriptors 0, 1 and 2 are the console (0 reads as an empty
+ * file, like </dev/null); 3 and up are opened files.
  *
- * One process runs at a time, so one table serves: it belongs to the pid that last used it and
- * starts empty for any other pid. An open file holds no resources (only a path and a position),
- * so a process that exits with files open leaks nothing. */
+ * Each process has its own table (struct process's `files`): empty at exec, closed at exit, so
+ * a later process that gets the same pid (the counter wraps) finds nothing open. */
 #include <cred.h>
 #include <fs.h>
 #include <kernel.h>
@@ -16,8 +15,6 @@
 #include <fd.h>
 
 #define FD_FIRST 3
-#define FD_MAX 16          /* RLIMIT_NOFILE for this kernel: open beyond it is -EMFILE */
-#define PATH_MAX_FD 64     /* longer than any /proc/sys path; longer ones are -ENAMETOOLONG */
 #define USER_PATH_MAX 4096 /* Linux's PATH_MAX: a name this long is -ENAMETOOLONG */
 #define FILE_TEXT_MAX 256  /* a sysctl file's text ("18\n") */
 /* proc_dointvec looks at the first PAGE_SIZE - 1 bytes of a write; so do we. */
@@ -28,26 +25,15 @@
 #define O_WRONLY 01
 #define O_RDWR 02
 
-struct file {
-	bool used;
-	bool dir;
-	unsigned acc;    /* O_RDONLY, O_WRONLY, O_RDWR */
-	uint64_t pos;
-	char path[PATH_MAX_FD];
-};
-
-static struct {
-	int pid;
-	struct file files[FD_MAX];
-} table;
-
-static struct file *files_of(int pid)
+void fd_table_init(struct fd_table *t)
 {
-	if (table.pid != pid) {
-		memset(&table, 0, sizeof(table));
-		table.pid = pid;
-	}
-	return table.files;
+	memset(t, 0, sizeof(*t));
+}
+
+void fd_table_release(struct fd_table *t)
+{
+	/* An open file holds nothing but its path and position: closing is forgetting. */
+	memset(t, 0, sizeof(*t));
 }
 
 /* Linux's access_ok: the whole range must lie below the task's TASK_SIZE and not wrap. */
@@ -61,7 +47,7 @@ static bool access_ok(const struct mm *mm, uint64_t uaddr, uint64_t len)
  * ENOTDIR). -EFAULT for an unreadable name, -ENAMETOOLONG at PATH_MAX, -ENOENT for "". */
 static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size, bool *trailing_slash)
 {
-	char raw[PATH_MAX_FD];
+	char raw[FD_PATH_MAX];
 	size_t n = 0;
 
 	for (;; n++) {
@@ -127,12 +113,9 @@ static unsigned wanted_access(unsigned acc)
 /* What open(2) says about path for uid: 0 (a file), 1 (a directory), or -errno. */
 static long lookup(const char *path, bool trailing_slash, unsigned uid, unsigned acc)
 {
-	static const char prefix[] = "/proc/sys/";
-	const struct sysctl_entry *e = NULL;
+	const struct sysctl_entry *e = fs_sysctl_file(path);
 	char text[FILE_TEXT_MAX];
 
-	if (strncmp(path, prefix, sizeof(prefix) - 1) == 0)
-		e = sysctl_find(path + sizeof(prefix) - 1);
 	if (e && trailing_slash) /* "file/" fails in the path walk, before any permission test */
 		return -ENOTDIR;
 	if (e)
@@ -144,10 +127,10 @@ static long lookup(const char *path, bool trailing_slash, unsigned uid, unsigned
 	return r < 0 ? r : -ENOENT;
 }
 
-long fd_open(struct mm *mm, int pid, long dirfd, uint64_t upath, unsigned long flags)
+long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsigned long flags)
 {
-	struct file *files = files_of(pid);
-	char path[PATH_MAX_FD];
+	struct file *files = t->files;
+	char path[FD_PATH_MAX];
 	bool trailing_slash = false;
 	long err = copy_path(mm, upath, path, sizeof(path), &trailing_slash);
 
@@ -172,22 +155,22 @@ long fd_open(struct mm *mm, int pid, long dirfd, uint64_t upath, unsigned long f
 	return -EMFILE;
 }
 
-static struct file *file_of(int pid, long fd)
+static struct file *file_of(struct fd_table *t, long fd)
 {
-	struct file *files = files_of(pid);
+	struct file *files = t->files;
 
 	if (fd < FD_FIRST || fd >= FD_MAX || !files[fd].used)
 		return NULL;
 	return &files[fd];
 }
 
-long fd_read(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
+long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count)
 {
 	char text[FILE_TEXT_MAX];
 
 	if (fd == 0)
 		return 0;
-	struct file *f = file_of(pid, fd);
+	struct file *f = file_of(t, fd);
 	if (!f || f->acc == O_WRONLY)
 		return -EBADF;
 	if (f->dir)
@@ -206,17 +189,21 @@ long fd_read(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
 	return (long)len;
 }
 
-long fd_write(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
+/* In Linux's order: a descriptor not open for writing (EBADF), a bad buffer (EFAULT), then the
+ * file's own permission test for the writer (EACCES), and only then the sysctl rules: an empty
+ * write, or one past the start of the file (sysctl_writes_strict = 1), is accepted and ignored. */
+long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count)
 {
 	static char buf[WRITE_MAX];
 
-	struct file *f = file_of(pid, fd);
+	struct file *f = file_of(t, fd);
 	if (!f || f->acc == O_RDONLY)
 		return -EBADF;
 	if (!access_ok(mm, ubuf, count))
 		return -EFAULT;
-	/* Linux (sysctl_writes_strict = 1): a write past the start of an integer file is
-	 * accepted and ignored. */
+	const struct sysctl_entry *e = fs_sysctl_file(f->path);
+	if (e && !may(e, current_uid(), 02))
+		return -EACCES;
 	if (count == 0 || f->pos != 0)
 		return 0;
 	size_t len = (size_t)MIN(count, (uint64_t)WRITE_MAX);
@@ -229,11 +216,11 @@ long fd_write(struct mm *mm, int pid, long fd, uint64_t ubuf, uint64_t count)
 	return r;
 }
 
-long fd_close(int pid, long fd)
+long fd_close(struct fd_table *t, long fd)
 {
 	if (fd >= 0 && fd < FD_FIRST)
 		return 0;
-	struct file *f = file_of(pid, fd);
+	struct file *f = file_of(t, fd);
 	if (!f)
 		return -EBADF;
 	f->used = false;

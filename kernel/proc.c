@@ -67,6 +67,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 		drop_kept();
 	p->pid = res->pid = next_pid;
 	next_pid = next_pid >= PID_MAX - 1 ? PID_WRAP_TO : next_pid + 1;
+	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));
@@ -89,6 +90,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 	p->status = (int)arch_user_run((uintptr_t)p->mm.entry, (uintptr_t)p->mm.start_stack,
 				       p->mm.compat);
 	arch_switch_user_root(0, 0);
+	fd_table_release(&p->files); /* exit closes every descriptor, also a kept process's */
 	current = NULL;
 	res->status = p->status;
 	res->largest_gap = largest_unmapped_area(&p->mm);

@@ -89,7 +89,7 @@ static long sys_write(struct process *p, unsigned long fd, uint64_t buf, uint64_
 	uint64_t done = 0;
 
 	if (fd != 1 && fd != 2)
-		return fd_write(mm, p->pid, (long)fd, buf, count);
+		return fd_write(mm, &p->files, (long)fd, buf, count);
 	if (buf + count < buf || buf + count > mm->geo.task_size)
 		return -EFAULT;
 	while (done < count) {
@@ -120,13 +120,13 @@ static long dispatch(struct trap_info *ti, struct process *p, unsigned long nr)
 	if (nr == SYSNR(ti, write))
 		return sys_write(p, (unsigned long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, read))
-		return fd_read(mm, p->pid, (long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
+		return fd_read(mm, &p->files, (long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, open))
-		return fd_open(mm, p->pid, AT_FDCWD, arg(ti, 0), (unsigned long)arg(ti, 1));
+		return fd_open(mm, &p->files, AT_FDCWD, arg(ti, 0), (unsigned long)arg(ti, 1));
 	if ((long)nr == FD_SYSNR(ti, openat))
-		return fd_open(mm, p->pid, (long)arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2));
+		return fd_open(mm, &p->files, (long)arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, close))
-		return fd_close(p->pid, (long)arg(ti, 0));
+		return fd_close(&p->files, (long)arg(ti, 0));
 	if (nr == SYSNR(ti, getpid))
 		return p->pid;
 	if (nr == SYSNR(ti, brk))

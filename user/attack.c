@@ -10,6 +10,9 @@
  *                                      each call's result is printed as Linux would give it
  *   sysctl-read, sysctl-write VALUE, sysctl-nobody   /proc/sys/vm/mmap_rnd_bits by syscalls
  *   fds                                open until EMFILE, then close everything
+ *   fds-leave VALUE                    open mmap_rnd_bits for writing (fd 3, written with VALUE)
+ *                                      and reading (fd 4), and exit with both open
+ *   fds-inherited                      write, read and close fds 3 and 4 it never opened
  *   oom                                mmap and touch until the frames run out  -> killed
  *   brk-oom                            grow the heap with brk and touch it      -> killed
  *   vmas                               one-page mmaps until the VMA limit (ENOMEM), unmap all
@@ -71,7 +74,8 @@ static __noreturn void usage(void)
 {
 	printf("usage: attack read|write|jump ADDR | write-text | exec-stack|exec-heap|exec-mmap|"
 	       "exec-data | map-stack | sys-write|sys-mmap|sys-munmap|sys-brk|sys-file ADDR | "
-	       "sysctl-read | sysctl-write VALUE | sysctl-nobody | fds | oom | brk-oom | vmas\n");
+	       "sysctl-read | sysctl-write VALUE | sysctl-nobody | fds | fds-leave VALUE | fds-inherited | "
+	       "oom | brk-oom | vmas\n");
 	exit(2);
 }
 
@@ -472,6 +476,34 @@ static int fds_case(void)
 	return 0;
 }
 
+/* Exit with two files open, the writable one already written (its position is past the start):
+ * the kernel closes them at exit, and a later process with the same pid must not get them. */
+static int fds_leave_case(const char *value)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%s\n", value);
+
+	printf("attack: pid %d\n", getpid());
+	long w = sys_open(RND_BITS_FILE, O_WRONLY);
+	show("openat(\"" RND_BITS_FILE "\", O_WRONLY)", w);
+	show("write", __syscall(SYS_write, w, (long)text, n, 0, 0, 0));
+	show("openat(\"" RND_BITS_FILE "\", O_RDONLY)", sys_open(RND_BITS_FILE, O_RDONLY));
+	return 0;
+}
+
+/* A fresh process has only 0, 1 and 2: fds 3 and 4 are EBADF whatever ran before it. */
+static int fds_inherited_case(void)
+{
+	char buf[16];
+
+	printf("attack: pid %d uid %u\n", getpid(), getuid());
+	show("write(3, \"8\\n\", 2)", __syscall(SYS_write, 3, (long)"8\n", 2, 0, 0, 0));
+	show("read(4, buf, 15)", sys_read(4, (uintptr_t)buf, sizeof(buf) - 1));
+	show("close(3)", sys_close(3));
+	show("close(4)", sys_close(4));
+	return 0;
+}
+
 /* --- resource exhaustion --------------------------------------------------------------- */
 
 /* Touch every page of fresh mappings until the kernel has no frame left for the next one: the
@@ -578,6 +610,10 @@ int main(int argc, char **argv)
 		return sysctl_nobody_case();
 	if (!strcmp(c, "fds"))
 		return fds_case();
+	if (!strcmp(c, "fds-leave"))
+		return arg ? fds_leave_case(arg) : (usage(), 2);
+	if (!strcmp(c, "fds-inherited"))
+		return fds_inherited_case();
 	if (!strcmp(c, "oom"))
 		return oom_case();
 	if (!strcmp(c, "brk-oom"))

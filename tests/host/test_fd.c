@@ -1,0 +1,132 @@
+/* kernel/fd.c: a process's descriptor table, with the file namespace (procfs) and user memory
+ * stubbed: user addresses are host pointers, and one 0600 file exists. What is checked is the
+ * table's own logic: Linux's order of checks in write(2) (EBADF, EFAULT, then the file's
+ * permission for the writer, and only then "past the start: ignored"), and that a released
+ * table (a process's exit) leaves nothing open for the next process. */
+#include "lib_under_test.h"
+#include <cred.h>
+#include <fd.h>
+#include <fs.h>
+#include <sysctl.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define KNOB_PATH "/proc/sys/vm/mmap_rnd_bits"
+
+static int knob_value = 18;
+static const struct sysctl_entry knob = { .name = "vm.mmap_rnd_bits", .data = &knob_value,
+					  .mode = 0600, .min = 8, .max = 33 };
+static unsigned uid;
+static unsigned fs_writes;
+
+unsigned current_uid(void) { return uid; }
+
+const struct sysctl_entry *fs_sysctl_file(const char *path)
+{
+	return strcmp(path, KNOB_PATH) == 0 ? &knob : NULL;
+}
+
+long fs_read(const char *path, unsigned u, char *buf, size_t size)
+{
+	if (!fs_sysctl_file(path))
+		return strcmp(path, "/proc/sys/vm") == 0 ? -EISDIR : -ENOENT;
+	if (u != UID_ROOT)
+		return -EACCES;
+	return lib_snprintf(buf, size, "%d\n", knob_value);
+}
+
+long fs_write(const char *path, unsigned u, const char *buf, size_t len)
+{
+	(void)buf;
+	if (!fs_sysctl_file(path))
+		return -ENOENT;
+	if (u != UID_ROOT)
+		return -EACCES;
+	fs_writes++;
+	return (long)len;
+}
+
+int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len)
+{
+	(void)mm;
+	memcpy(dst, (const void *)(uintptr_t)src, len);
+	return 0;
+}
+
+int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len)
+{
+	(void)mm;
+	memcpy((void *)(uintptr_t)dst, src, len);
+	return 0;
+}
+
+static struct mm mm = { .geo = { .task_size = UINT64_MAX } };
+static struct fd_table files;
+
+static uint64_t user(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static long write_text(long fd, const char *text)
+{
+	return fd_write(&mm, &files, fd, user(text), strlen(text));
+}
+
+static void test_write_checks_permission_before_position(void **state)
+{
+	(void)state;
+	uid = UID_ROOT;
+	fd_table_init(&files);
+	long fd = fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 1 /* O_WRONLY */);
+	assert_int_equal(fd, 3);
+	assert_int_equal(write_text(fd, "20\n"), 3);
+	/* Past the start, the writer who may write gets Linux's "accepted, ignored". */
+	assert_int_equal(write_text(fd, "21\n"), 0);
+	/* One who may not write gets EACCES first, though the position alone would say 0. */
+	uid = UID_NOBODY;
+	assert_int_equal(write_text(fd, "21\n"), -EACCES);
+	assert_int_equal(fd_write(&mm, &files, fd, user("x"), 0), -EACCES);
+	/* EBADF and EFAULT come before the permission test, as in vfs_write. */
+	assert_int_equal(write_text(7, "21\n"), -EBADF);
+	mm.geo.task_size = 0x1000;
+	assert_int_equal(fd_write(&mm, &files, fd, 0x800, 0x1000), -EFAULT);
+	mm.geo.task_size = UINT64_MAX;
+	assert_int_equal(fs_writes, 1);
+	fd_table_release(&files);
+}
+
+static void test_release_closes_everything(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	uid = UID_ROOT;
+	fd_table_init(&files);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 1), 3);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 0), 4);
+	fd_table_release(&files);
+	/* The next process (same table, as `running` is reused; perhaps the same pid) has 0-2. */
+	fd_table_init(&files);
+	assert_int_equal(write_text(3, "20\n"), -EBADF);
+	assert_int_equal(fd_read(&mm, &files, 4, user(buf), sizeof(buf)), -EBADF);
+	assert_int_equal(fd_close(&files, 3), -EBADF);
+	assert_int_equal(fd_close(&files, 4), -EBADF);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 0), 3);
+	fd_table_release(&files);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_checks_permission_before_position),
+		cmocka_unit_test(test_release_closes_everything),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
