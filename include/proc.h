@@ -12,6 +12,7 @@
 
 struct process {
 	int pid;
+	unsigned uid;      /* who ran it: the shell's user at exec */
 	char name[PROC_NAME_MAX];
 	struct mm mm;
 	struct fd_table files; /* empty at exec, closed at exit */
@@ -49,6 +50,10 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 /* The running process (NULL in the shell), and the kept one for `maps`, `pt`, `ps`. */
 struct process *current_process(void);
 struct process *kept_process(int pid);
+
+/* May user uid see and touch p (maps, kill, pt check)? Root may; others only their own
+ * processes, as Linux's ptrace access check (PTRACE_MODE_READ) decides for /proc/PID/maps. */
+bool may_inspect_process(const struct process *p, unsigned uid);
 
 /* Build the address space of prog in mm: layout, ELF segments, stack with argv, brk. 0, or
  * -ENOEXEC for a malformed image, -ENOMEM. (kernel/exec.c) */

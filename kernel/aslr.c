@@ -2,17 +2,59 @@
 #include <arch/memory.h>
 #include <asm/layout.h>
 #include <aslr.h>
+#include <cred.h>
 #include <kernel.h>
 #include <layout.h>
+#include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <random.h>
 #include <shell.h>
 #include <sysctl.h>
 
+static void permission_denied(const struct sysctl_entry *e)
+{
+	printk("aslr: %s: %s\n", e->name, strerror(EACCES));
+}
+
+static bool readable(const struct sysctl_entry *e)
+{
+	char text[16];
+
+	return sysctl_read(e, current_uid(), text, sizeof(text)) != -EACCES;
+}
+
+bool aslr_may_read_knob(const struct sysctl_entry *e)
+{
+	if (readable(e))
+		return true;
+	permission_denied(e);
+	return false;
+}
+
+int aslr_set_knob(const struct sysctl_entry *e, int value)
+{
+	char text[16];
+	int len = snprintf(text, sizeof(text), "%d\n", value);
+	long r = sysctl_write(e, current_uid(), text, (size_t)len);
+
+	if (r == -EACCES)
+		permission_denied(e);
+	return r < 0 ? (int)r : 0;
+}
+
+/* A knob's current value and what it gives; to a user who may not read the knob, only what the
+ * build fixed (default and range, as a kernel's config would show). */
 static void show_knob(const char *name, bool compat)
 {
 	const struct sysctl_entry *e = sysctl_find(name);
 	int bits = *e->data;
+
+	if (!readable(e)) {
+		printk("%-26s ? (%s; default %d, range %d..%d)\n", e->name, strerror(EACCES),
+		       e->default_value, e->min, e->max);
+		return;
+	}
 	uint64_t pages = (1ULL << bits) - 1;
 	struct task_geometry g;
 	struct mmap_range r;
@@ -49,12 +91,16 @@ static int aslr_info(void)
 	printk("kernel.randomize_va_space  %d\n", randomize_va_space);
 	printk("vm.legacy_va_layout        %d\n", legacy_va_layout);
 	printk("rng                        %s\n", random_source());
-	printk("aslr: preset=%s page=%lu bits=%d min=%d max=%d", CONFIG_PRESET,
-	       (unsigned long)PAGE_SIZE, mmap_rnd_bits, CONFIG_ARCH_MMAP_RND_BITS_MIN,
-	       CONFIG_ARCH_MMAP_RND_BITS_MAX);
+	/* The machine line leaves out the values its reader may not read. */
+	printk("aslr: preset=%s page=%lu", CONFIG_PRESET, (unsigned long)PAGE_SIZE);
+	if (readable(sysctl_find("vm.mmap_rnd_bits")))
+		printk(" bits=%d", mmap_rnd_bits);
+	printk(" min=%d max=%d", CONFIG_ARCH_MMAP_RND_BITS_MIN, CONFIG_ARCH_MMAP_RND_BITS_MAX);
 #ifdef CONFIG_COMPAT
-	printk(" compat_bits=%d compat_min=%d compat_max=%d", mmap_rnd_compat_bits,
-	       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
+	if (readable(sysctl_find("vm.mmap_rnd_compat_bits")))
+		printk(" compat_bits=%d", mmap_rnd_compat_bits);
+	printk(" compat_min=%d compat_max=%d", CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN,
+	       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
 #endif
 	printk(" rng=%s\n", random_source());
 	return 0;

@@ -155,8 +155,9 @@ int aslr_attack(int argc, char **argv)
 		printk("aslr: no %svictim program in /bin\n", o.compat ? "32-bit " : "");
 		return 1;
 	}
-	if (o.bits >= 0)
-		*knob->data = o.bits;
+	/* --bits sets the knob for the attack (a write); without it the report shows its value. */
+	if (o.bits >= 0 ? aslr_set_knob(knob, o.bits) != 0 : !aslr_may_read_knob(knob))
+		return 1;
 	unsigned bits = (unsigned)*knob->data;
 
 	/* The attacker knows the range and guesses one fixed page in its middle. */
@@ -247,6 +248,10 @@ int aslr_tradeoff(int argc, char **argv)
 	static char out[160];
 	int status = 0;
 
+	/* Each row sets the knob: the user must be allowed to write it. */
+	if (aslr_set_knob(knob, saved))
+		return 1;
+
 	printk("aslr tradeoff: %s, worst-case layout (largest offsets) per value of %s\n",
 	       compat ? "compat (32-bit)" : "native", knob->name);
 	printk("bits  mmap_base range                      largest mapping (computed)  measured by alloc   "
@@ -259,7 +264,7 @@ int aslr_tradeoff(int argc, char **argv)
 			status = 130;
 			break;
 		}
-		*knob->data = bits;
+		*knob->data = bits; /* the write permission was checked above */
 		console_capture_begin(out, sizeof(out) - 1);
 		process_run(alloc, 1, aargv, (compat ? RUN_COMPAT : 0) | RUN_WORST_CASE, &res);
 		long n = console_capture_end();

@@ -13,6 +13,7 @@
 #include <pmm.h>
 #include <proc.h>
 #include <aslr.h>
+#include <sysctl.h>
 
 #define SAMPLE_MAX 65536
 #define BUCKETS 64
@@ -275,6 +276,9 @@ int aslr_sample(int argc, char **argv)
 		printk("aslr: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
 		return 2;
 	}
+	/* The report is about the knob's value (its header and the configured range show it). */
+	if (!aslr_may_read_knob(sysctl_find(o.compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits")))
+		return 1;
 	const struct user_program *probe = user_program_find("probe", o.compat);
 	if (!probe) {
 		printk("aslr: no %sprobe program in /bin\n", o.compat ? "32-bit " : "");

@@ -38,6 +38,11 @@ struct process *kept_process(int pid)
 	return kept.in_use && (pid == 0 || pid == kept.pid) ? &kept : NULL;
 }
 
+bool may_inspect_process(const struct process *p, unsigned uid)
+{
+	return uid == UID_ROOT || uid == p->uid;
+}
+
 static void drop_kept(void)
 {
 	if (!kept.in_use)
@@ -67,6 +72,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 		drop_kept();
 	p->pid = res->pid = next_pid;
 	next_pid = next_pid >= PID_MAX - 1 ? PID_WRAP_TO : next_pid + 1;
+	p->uid = current_uid();
 	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
@@ -207,6 +213,12 @@ static int cmd_run(int argc, char **argv)
 		printk("run: %s: No such file or directory\n", argv[i]);
 		return 127;
 	}
+	/* One process can be kept: replacing another user's would be killing it. */
+	struct process *k = kept_process(0);
+	if ((flags & RUN_KEEP) && k && !may_inspect_process(k, current_uid())) {
+		printk("run: -k: cannot replace kept process %d: Operation not permitted\n", k->pid);
+		return 1;
+	}
 	struct run_result res;
 	process_run(prog, argc - i, argv + i, flags, &res);
 	report_status(prog->name, res.status);
@@ -248,8 +260,13 @@ static int cmd_kill(int argc, char **argv)
 		printk("usage: kill PID\n");
 		return 2;
 	}
-	if (!kept_process(pid)) {
+	struct process *p = kept_process(pid);
+	if (!p) {
 		printk("kill: (%d) - No such process\n", pid);
+		return 1;
+	}
+	if (!may_inspect_process(p, current_uid())) {
+		printk("kill: (%d) - Operation not permitted\n", pid);
 		return 1;
 	}
 	drop_kept();
@@ -298,6 +315,10 @@ static int cmd_maps(int argc, char **argv)
 			printk("maps: /proc/%d/maps: No such file or directory\n", pid);
 		else
 			printk("maps: no kept process (use run -k PROG)\n");
+		return 1;
+	}
+	if (!may_inspect_process(p, current_uid())) {
+		printk("maps: /proc/%d/maps: Permission denied\n", p->pid);
 		return 1;
 	}
 	for (struct vma *v = p->mm.vmas; v; v = v->next)

@@ -2,6 +2,7 @@
  * built from the tables alone, so a disagreement with `maps` (the VMA list) shows. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <cred.h>
 #include <kernel.h>
 #include <lib/parse.h>
 #include <lib/string.h>
@@ -52,9 +53,25 @@ static struct process *process_arg(int argc, char **argv, int index)
 		return NULL;
 	}
 	struct process *p = kept_process((int)pid);
-	if (!p)
+	if (!p) {
 		printk("pt: no kept process%s (use run -k PROG)\n", pid ? " with that pid" : "");
+		return NULL;
+	}
+	if (!may_inspect_process(p, current_uid())) {
+		printk("pt: pid %d: Permission denied\n", p->pid);
+		return NULL;
+	}
 	return p;
+}
+
+/* Table addresses and physical addresses are root's, as Linux's /proc/PID/pagemap shows page
+ * frame numbers only to CAP_SYS_ADMIN: `pt walk` and `pt dump` print them, for any process. */
+static bool may_see_physical(const char *what)
+{
+	if (current_uid() == UID_ROOT)
+		return true;
+	printk("pt %s: Permission denied (physical addresses are root's)\n", what);
+	return false;
 }
 
 /* A page of the kept process named by what it holds: the first page of its text, heap or first
@@ -85,6 +102,8 @@ static int pt_walk_cmd(int argc, char **argv)
 		printk("usage: pt walk VA|text|heap|mmap|stack [PID]   (VA in hex)\n");
 		return 2;
 	}
+	if (!may_see_physical("walk"))
+		return 1;
 	struct process *p = process_arg(argc, argv, 3);
 	if (!parse_u64_full(argv[2], 16, &va) && !symbolic_va(p, argv[2], &va)) {
 		printk("pt: %s: not an address or a mapping of the kept process\n", argv[2]);
@@ -103,9 +122,11 @@ static int pt_walk_cmd(int argc, char **argv)
 
 static int pt_dump_cmd(int argc, char **argv)
 {
-	struct process *p = process_arg(argc, argv, 2);
 	struct dump_run run = { 0 };
 
+	if (!may_see_physical("dump"))
+		return 1;
+	struct process *p = process_arg(argc, argv, 2);
 	if (!p)
 		return 1;
 	printk("pt dump of pid %d (%s): the user half as the tables map it\n", p->pid, p->name);
