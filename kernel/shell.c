@@ -115,14 +115,17 @@ static void redirect_error(const char *path, long err)
 }
 
 /* sh opens every target with O_TRUNC before the command runs, and the last one gets the
- * output. A /proc/sys file is not truncated by that open, so the first n targets are only
- * checked, by an empty write (which changes nothing): each must exist, be a file and be
- * writable. */
-static int open_targets(const struct command_line *cl, int n)
+ * output. A /proc/sys file is not truncated by that open, so here each target is opened by an
+ * empty write (which changes nothing): it must exist and be a file, or the line stops before
+ * the command runs. Permission is judged at that open too, except for the file the command's
+ * output goes to: a refusal there stays the write error it has always been ("echo: write
+ * error: Permission denied"). */
+static int open_targets(const struct command_line *cl)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < cl->nr_redirects; i++) {
+		bool gets_output = cl->argc && i == cl->nr_redirects - 1;
 		long r = write_target(cl->redirects[i], "", 0);
-		if (r < 0) {
+		if (r < 0 && !(gets_output && r == -EACCES)) {
 			redirect_error(cl->redirects[i], r);
 			return 1;
 		}
@@ -175,7 +178,7 @@ int shell_execute(char *line)
 		return 2;
 	}
 	/* Without a command (`> FILE` alone) every target is only opened. */
-	if (open_targets(&cl, cl.argc ? cl.nr_redirects - 1 : cl.nr_redirects))
+	if (open_targets(&cl))
 		return 1;
 	if (cl.argc == 0)
 		return 0;
