@@ -2,9 +2,10 @@
  * then the figures `make soak` (qemu/soak.py) checks: cycles, failures, elapsed time, and the
  * free-frame count before and after, which must be equal.
  *
- * The kernel has no heap, only fixed pools (frames, the VMA pool of mm/vma.c, the fd table of
- * kernel/fd.c, ASIDs): a leak in any of them either shows in the frame count or exhausts its
- * pool long before 100,000 cycles, and then an exec fails, which counts as a failure here. */
+ * The kernel has no heap, only fixed pools (frames, the VMA pool of mm/vma.c, the process's fd
+ * table of kernel/fd.c, ASIDs): a leak in any of them either shows in the frame count or
+ * exhausts its pool long before 100,000 cycles, and then an exec fails, which counts as a
+ * failure here. */
 #include <arch/cpu.h>
 #include <console.h>
 #include <exec.h>
