@@ -20,7 +20,14 @@ RQ     := $(PYTHON) qemu/rndbits-qemu
 CTEST  := ctest --preset host -j$(NPROC)
 GDB_PORT ?= 1234
 PRESET_ACTIONS := run build test debug cmdline
+# JUNIT=path.xml: `make test` and `make qemu-<preset> test` also write JUnit XML there (suite
+# rndbits, or rndbits.<preset>; failure messages from the tests' output), whatever the outcome.
+JUNIT_CTEST = $(abspath build/host/ctest-junit.xml)
+CTEST_JUNIT = $(if $(JUNIT),--output-junit $(JUNIT_CTEST))
+JUNIT_WRITE = $(if $(JUNIT),$(RQ) junit $(JUNIT_CTEST) $(JUNIT) --suite rndbits$(if $(PRESET),.$(PRESET)),:)
 export APPEND
+# TIMEOUT=seconds bounds `run` (QEMU killed, exit status 124) and is written into `cmdline`.
+export TIMEOUT
 
 # The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
 QEMU_GOALS := $(filter qemu-%,$(MAKECMDGOALS))
@@ -84,7 +91,7 @@ cmdline: deps
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) image-host
-	$(CTEST) -L '^$(PRESET)$$'
+	@rc=0; $(CTEST) -L '^$(PRESET)$$' $(CTEST_JUNIT) || rc=$$?; $(JUNIT_WRITE); exit $$rc
 
 else
 
@@ -95,7 +102,8 @@ build: deps
 # every test (those of a preset without an image fail and say so), then fail if anything did.
 test: deps deps-lint
 	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host || build=$$?; \
-	 $(CTEST) && [ $$build = 0 ] || { \
+	 rc=0; $(CTEST) $(CTEST_JUNIT) || rc=$$?; $(JUNIT_WRITE); \
+	 [ $$rc = 0 ] && [ $$build = 0 ] || { \
 	   [ $$build = 0 ] || echo "make test: some images did not build (see above)" >&2; exit 1; }
 
 run debug cmdline:

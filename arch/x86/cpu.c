@@ -4,6 +4,7 @@
 #include <asm/io.h>
 #include <asm/pic.h>
 #include <asm/processor.h>
+#include <lib/fmt.h>
 
 const char arch_machine_name[] = "pc";
 const char arch_cpu_name[] = "max";
@@ -37,7 +38,15 @@ __noreturn void arch_poweroff(int status)
 		outw(ACPI_PM1A_CNT, ACPI_PM1_SLP_EN_S5);
 		halt_forever();
 	}
-	/* isa-debug-exit turns the value into QEMU's exit status (status << 1) | 1. */
+	/* isa-debug-exit turns the value into QEMU's exit status (status << 1) | 1: say which, so
+	 * that the console and the shell's $? agree. Written raw, not through printk, as this also
+	 * ends an exception raised while printing. */
+	char line[80];
+
+	snprintf(line, sizeof(line),
+		 "rndbits: QEMU exits with status %d (isa-debug-exit: %d << 1 | 1)\r\n",
+		 (status << 1) | 1, status);
+	console_puts_raw(line);
 	outl(ISA_DEBUG_EXIT_PORT, (uint32_t)status);
 	/* Still here: the device is missing. An ACPI power-off would report success, so halt
 	 * instead and let the caller's timeout tell a failure from a clean exit. */

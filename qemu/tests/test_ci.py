@@ -1,0 +1,210 @@
+"""Tests of what CI relies on (qemu/rndbits_qemu/ci.py and the CTest wiring), against the fake
+console and a throw-away CTest project: `run`'s exit status and TIMEOUT, `cmdline`'s bound, the
+test list's labels, transcripts found at test time, JUnit messages."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from rndbits_qemu import ci as C           # noqa: E402
+from rndbits_qemu import machine as M      # noqa: E402
+
+TOOL = [sys.executable, os.path.join(M.REPO, "qemu", "rndbits-qemu")]
+FAKE = "%s %s" % (sys.executable, os.path.join(HERE, "fake_kernel.py"))
+
+
+def run_fake(keys, *extra, env=None):
+    """`rndbits-qemu run x86` with the fake console in QEMU's place; keys stay open on its stdin
+    until it exits. Returns (status, stderr)."""
+    p = subprocess.Popen(TOOL + ["run", "x86", "--command", FAKE] + list(extra), stdin=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    p.stdin.write(keys)
+    p.stdin.flush()
+    try:
+        status = p.wait(30)
+    finally:
+        p.stdin.close()
+    with p.stderr:
+        return status, p.stderr.read().decode()
+
+
+class Run(unittest.TestCase):
+    def test_exits_with_qemu_status_and_names_it(self):
+        status, err = run_fake(b"panic\r")
+        self.assertEqual(status, 7)
+        self.assertIn("rndbits-qemu: x86: QEMU exited with status 7 (kernel status 3, EXIT_PANIC)", err)
+
+    def test_power_off_is_0_and_quiet(self):
+        self.assertEqual(run_fake(b"poweroff\r"), (0, ""))
+
+    def test_timeout_kills_a_hung_guest(self):
+        start = time.monotonic()
+        status, err = run_fake(b"hang\r", "--timeout", "0.5")
+        self.assertEqual(status, C.TIMED_OUT)
+        self.assertIn("QEMU still running after TIMEOUT=0.5 s: killed it (exit status 124)", err)
+        self.assertLess(time.monotonic() - start, 20)
+
+    def test_timeout_from_the_environment(self):
+        status, _ = run_fake(b"hang\r", env=dict(os.environ, TIMEOUT="0.5"))
+        self.assertEqual(status, C.TIMED_OUT)
+
+    def test_no_preset_status_is_124(self):
+        for p in M.preset_names():
+            m = M.Machine(p)
+            self.assertNotIn(C.TIMED_OUT, [m.qemu_status(s) for s in range(0, 64)], p)
+
+
+class Cmdline(unittest.TestCase):
+    def line(self, *extra):
+        return subprocess.run(TOOL + ["cmdline", "x86"] + list(extra), capture_output=True, text=True,
+                              check=True).stdout.split()
+
+    def test_timeout_wraps_the_line(self):
+        self.assertEqual(self.line()[0], "qemu-system-i386")
+        words = self.line("--timeout", "60")
+        self.assertEqual(words[:6], ["timeout", "--foreground", "--verbose", "-k", "5", "60"])
+        self.assertEqual(words[6:], self.line())
+
+    def test_the_bound_fires_with_a_line_and_124(self):
+        p = subprocess.Popen(C.timeout_prefix(0.5) + FAKE.split(), stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p.stdin.write(b"hang\r")
+        p.stdin.flush()
+        self.assertEqual(p.wait(30), 124)
+        p.stdin.close()
+        with p.stderr:
+            self.assertIn("timeout: sending signal TERM", p.stderr.read().decode())
+
+
+class TestList(unittest.TestCase):
+    """The (preset, transcript) list CTest reads each time it runs, from a folder of our own."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.env = dict(os.environ, RNDBITS_SERIAL_DIR=self.dir)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(text)
+
+    def listing(self):
+        out = subprocess.run(TOOL + ["tests", "--cmake"], capture_output=True, text=True, env=self.env,
+                             check=True).stdout
+        return [ln.split("|") for ln in out.splitlines()]
+
+    def test_labels_name_preset_and_transcript(self):
+        self.write("good.txt", "presets: x86 x86_64\nrndbits# uname\nrndbits\n")
+        rows = self.listing()
+        self.assertEqual([(r[0], r[1], r[4]) for r in rows],
+                         [("x86", "good", "x86,serial,good.txt"), ("x86_64", "good", "x86_64,serial,good.txt")])
+
+    def test_a_malformed_transcript_is_labelled_with_its_presets(self):
+        self.write("bad.txt", "presets: arm64-4k-*\nrndbits# a<C-c>b\n")
+        self.assertEqual([(r[0], r[1], r[4]) for r in self.listing()],
+                         [("-", "bad", "arm64-4k-va39,arm64-4k-va48,serial,bad.txt")])
+
+    def test_a_broken_header_is_labelled_with_every_preset(self):
+        self.write("worse.txt", "rndbits# uname\n")
+        (row,) = self.listing()
+        self.assertEqual(row[4].split(","), M.preset_names() + ["serial", "worse.txt"])
+
+
+CTEST_PROJECT = """
+cmake_minimum_required(VERSION 3.20)
+project(t NONE)
+enable_testing()
+file(WRITE ${{CMAKE_BINARY_DIR}}/serial.cmake
+     "set(RNDBITS_PYTHON {python})\\n"
+     "set(RNDBITS_QEMU_TOOL {tool})\\n"
+     "set(RNDBITS_SERIAL_LOGS ${{CMAKE_BINARY_DIR}})\\n"
+     "set(RNDBITS_SOURCE_DIR {repo})\\n"
+     "include({repo}/tests/serial_tests.cmake)\\n")
+set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${{CMAKE_BINARY_DIR}}/serial.cmake)
+add_test(NAME harness/fails COMMAND {python} {tool} test x86 {failing} --command "{fake}")
+add_test(NAME harness/passes COMMAND true)
+"""
+
+
+class CTest(unittest.TestCase):
+    """tests/serial_tests.cmake in a CTest project of its own, over a folder of transcripts."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.top = tempfile.mkdtemp()
+        cls.serial = os.path.join(cls.top, "serial")
+        os.mkdir(cls.serial)
+        failing = os.path.join(cls.top, "failing.txt")
+        with open(failing, "w") as f:
+            f.write("presets: all\nrndbits# uname\nrndbits!\n")
+        with open(os.path.join(cls.top, "CMakeLists.txt"), "w") as f:
+            f.write(CTEST_PROJECT.format(python=sys.executable, tool=TOOL[1], repo=M.REPO,
+                                         failing=failing, fake=FAKE))
+        cls.env = dict(os.environ, RNDBITS_SERIAL_DIR=cls.serial)
+        subprocess.run(["cmake", "-S", cls.top, "-B", os.path.join(cls.top, "b")], check=True,
+                       stdout=subprocess.DEVNULL, env=cls.env)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.top)
+
+    def write(self, name, text):
+        with open(os.path.join(self.serial, name), "w") as f:
+            f.write(text)
+        self.addCleanup(os.unlink, os.path.join(self.serial, name))
+
+    def ctest(self, *args):
+        return subprocess.run(["ctest", "--test-dir", os.path.join(self.top, "b")] + list(args),
+                              capture_output=True, text=True, env=self.env)
+
+    def test_a_new_transcript_is_found_without_reconfiguring(self):
+        self.assertNotIn("serial/x86/fresh", self.ctest("-N").stdout)
+        self.write("fresh.txt", "presets: x86\nrndbits# uname\nrndbits\n")
+        listed = self.ctest("-N", "-L", "^x86$").stdout
+        self.assertIn("serial/x86/fresh", listed)
+        self.assertIn("serial/x86/fresh", self.ctest("-N", "-L", r"^fresh\.txt$").stdout)
+        self.assertNotIn("serial/x86/fresh", self.ctest("-N", "-L", "^x86_64$").stdout)
+
+    def test_a_malformed_transcript_fails_the_runs_of_its_presets(self):
+        self.write("broken.txt", "presets: x86\nrndbits# a<C-c>b\n")
+        r = self.ctest("-L", "^x86$", "-R", "broken")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("serial/broken/parse", r.stdout)
+        self.assertIn("Failed", r.stdout)
+        self.assertNotIn("serial/broken/parse", self.ctest("-N", "-L", "^arm64-4k-va48$").stdout)
+
+    def test_junit_names_the_suite_and_the_failing_line(self):
+        raw, out = os.path.join(self.top, "ctest.xml"), os.path.join(self.top, "junit.xml")
+        self.ctest("-R", "^harness/", "--output-junit", raw)
+        subprocess.run(TOOL + ["junit", raw, out, "--suite", "rndbits.x86"], check=True)
+        suite = ET.parse(out).getroot()
+        self.assertEqual(suite.get("name"), "rndbits.x86")
+        cases = {c.get("name"): c for c in suite.iter("testcase")}
+        self.assertEqual(sorted(cases), ["harness/fails", "harness/passes"])
+        self.assertIsNone(cases["harness/passes"].find("failure"))
+        message = cases["harness/fails"].find("failure").get("message")
+        self.assertRegex(message, r"failing\.txt:3 \[x86\] output of `uname` differs; "
+                                  r"\S*failing\.txt:3 expects: rndbits!; console line 1: 'rndbits'")
+
+
+class Messages(unittest.TestCase):
+    def test_other_runners(self):
+        self.assertEqual(C.failure_message("[ RUN      ] a\n[  FAILED  ] test_pte: 1 test(s)\n"),
+                         "[  FAILED  ] test_pte: 1 test(s)")
+        self.assertEqual(C.failure_message("x\nboom\n\n"), "boom")
+        self.assertEqual(C.failure_message(""), "failed with no output")
+
+
+if __name__ == "__main__":
+    unittest.main()
