@@ -1,5 +1,6 @@
 #!/bin/sh
-# Make sure the Debian packages rndbits builds and tests with are installed.
+# Make sure the Debian packages rndbits builds and tests with are installed (python3-yaml: the
+# harness test that parses the CI templates, .github/workflows/ci.yml and .gitlab-ci.yml).
 #   qemu/deps.sh [EXTRA_PACKAGE...]     (the Makefile runs it before anything else)
 # Installed: silent, status 0. Missing and root: apt-get update + install, then status 0.
 # Missing and not root: prints the command to run as root and exits with status 1.
@@ -8,7 +9,7 @@ set -u
 
 PACKAGES="cmake make gcc gcc-arm-none-eabi binutils-arm-none-eabi gcc-aarch64-linux-gnu
 binutils-aarch64-linux-gnu gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-arm
-qemu-system-x86 libcmocka-dev python3 coreutils"
+qemu-system-x86 libcmocka-dev python3 python3-yaml coreutils"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	[ -n "${RNDBITS_DEPS_QUIET:-}" ] ||

@@ -9,6 +9,8 @@ the kernel answers.
 import fnmatch
 import re
 
+from . import ktap
+
 PROMPTS = ("rndbits# ", "rndbits$ ")
 HEADER_KEYS = ("presets", "append", "timeout")
 DEFAULT_TIMEOUT = 30.0
@@ -461,7 +463,8 @@ def as_number(v):
 
 CHECK_BUILTINS = {"int": int, "len": len, "abs": abs, "min": min, "max": max, "hex": hex,
                   "all": all, "any": any, "sorted": sorted, "sum": sum, "set": set, "list": list,
-                  "str": str, "float": float, "round": round, "range": range, "zip": zip}
+                  "str": str, "float": float, "round": round, "range": range, "zip": zip,
+                  "ktap_failures": ktap.failures}
 
 
 def _check_env(groups, variables, lines):

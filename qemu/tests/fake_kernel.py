@@ -2,7 +2,8 @@
 """A stand-in for rndbits' console, for testing the harness without QEMU: the same prompt, echo,
 line editing (backspace, Ctrl-U, Ctrl-C, a 255-character limit), CRLF line ends and a few
 commands. Commands that misbehave on purpose: `lf` (bare LF), `hang` (no prompt), `panic`
-(exit 7, as x86's isa-debug-exit reports kernel status 3), `slow N` (N lines, one per read)."""
+(exit 7, as x86's isa-debug-exit reports kernel status 3), `slow N` (N lines, one per read),
+`selftest [broken]` (KTAP, one case failing with `broken`)."""
 
 import os
 import sys
@@ -50,6 +51,13 @@ def command(line, state):
         state["prompt"] = "rndbits$ " if argv[1:] == ["nobody"] else "rndbits# "
     elif name == "exit":
         state["prompt"] = "rndbits# "
+    elif name == "selftest":            # KTAP, with a failing case when asked for one
+        bad = argv[1:] == ["broken"]
+        put("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: pte\n    1..2\n"
+            "    ok 1 table_round_trip\n")
+        if bad:
+            put("    # leaf_round_trip: EXPECTATION FAILED at kernel/selftest.c:1: W dropped\n")
+        put("    %sok 2 leaf_round_trip\n%sok 1 pte\n" % (("not ", "not ") if bad else ("", "")))
     elif name == "echo":
         put(" ".join(argv[1:]) + "\n")
     else:

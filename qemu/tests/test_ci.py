@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from rndbits_qemu import ci as C           # noqa: E402
+from rndbits_qemu import ktap as K         # noqa: E402
 from rndbits_qemu import machine as M      # noqa: E402
 
 TOOL = [sys.executable, os.path.join(M.REPO, "qemu", "rndbits-qemu")]
@@ -196,6 +197,63 @@ class CTest(unittest.TestCase):
         message = cases["harness/fails"].find("failure").get("message")
         self.assertRegex(message, r"failing\.txt:3 \[x86\] output of `uname` differs; "
                                   r"\S*failing\.txt:3 expects: rndbits!; console line 1: 'rndbits'")
+
+
+KTAP_GOOD = """rndbits# selftest
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: sysctl_parse
+    1..2
+    ok 1 accepted
+    ok 2 refused
+ok 1 sysctl_parse
+    KTAP version 1
+    # Subtest: pte
+    1..2
+    ok 1 leaf_round_trip
+    ok 2 invalid # SKIP not on this format
+ok 2 pte
+# selftest: pass:4 fail:0 total:4
+rndbits# """.splitlines()
+
+
+class Ktap(unittest.TestCase):
+    def parse(self, lines):
+        return K.parse(lines)
+
+    def test_a_passing_document(self):
+        r = self.parse(KTAP_GOOD)
+        self.assertEqual((r.passed, r.failures, r.errors), (4, [], []))
+
+    def test_a_failing_case_is_named_with_its_diagnostic(self):
+        lines = list(KTAP_GOOD)
+        i = lines.index("    ok 1 leaf_round_trip")
+        lines[i:i + 1] = ["    # leaf_round_trip: EXPECTATION FAILED at kernel/selftest.c:9: W dropped",
+                          "    not ok 1 leaf_round_trip"]
+        lines[lines.index("ok 2 pte")] = "not ok 2 pte"
+        self.assertEqual(K.failures(lines), ["pte.leaf_round_trip: leaf_round_trip: EXPECTATION "
+                                             "FAILED at kernel/selftest.c:9: W dropped"])
+
+    def test_malformed_documents(self):
+        cut = [ln for ln in KTAP_GOOD if ln != "    ok 2 refused"]
+        self.assertIn("KTAP: subtest sysctl_parse: plan 1..2 but 1 results", K.failures(cut))
+        self.assertEqual(K.failures(KTAP_GOOD[:8]), ["KTAP: subtest sysctl_parse never closed by a result line",
+                                                     "KTAP: top level: plan 1..2 but 0 results"])
+        self.assertEqual(K.failures(["rndbits# selftest"]), ["KTAP: no `KTAP version 1` line"])
+        junk = KTAP_GOOD[:7] + ["    garbage"] + KTAP_GOOD[7:]
+        self.assertIn("KTAP: '    garbage': neither a result, a plan nor a diagnostic", K.failures(junk))
+        lying = [("ok 1 sysctl_parse" if ln == "ok 1 sysctl_parse" else ln.replace("ok 2 refused", "not ok 2 refused"))
+                 for ln in KTAP_GOOD]
+        self.assertIn("KTAP: sysctl_parse: ok, yet 1 of its cases failed", K.failures(lying))
+
+    def test_a_transcript_check_reports_the_failing_case(self):
+        from test_harness import play
+        good = "presets: all\nrndbits# selftest\n...\n[let failures = ktap_failures(lines)]\n[check failures == []]\n"
+        self.assertIsNone(play(good))
+        err = play(good.replace("selftest\n", "selftest broken\n"))
+        self.assertIn("check failed: failures == []", err)
+        self.assertIn("pte.leaf_round_trip: leaf_round_trip: EXPECTATION FAILED", err)
 
 
 class Messages(unittest.TestCase):
