@@ -256,6 +256,48 @@ class Ktap(unittest.TestCase):
         self.assertIn("pte.leaf_round_trip: leaf_round_trip: EXPECTATION FAILED", err)
 
 
+class Templates(unittest.TestCase):
+    """.github/workflows/ci.yml and .gitlab-ci.yml parse (python3-yaml) and run, between them,
+    what `make test` runs: one job per preset, a host job, lint, ubsan; packages cached; serial
+    logs kept on failure; JUnit published."""
+
+    def load(self, path):
+        import yaml
+        with open(os.path.join(M.REPO, path)) as f:
+            return yaml.safe_load(f)
+
+    def test_github(self):
+        wf = self.load(".github/workflows/ci.yml")
+        self.assertIn(True if True in wf else "on", wf)       # YAML 1.1 reads `on:` as true
+        jobs = wf["jobs"]
+        preset = jobs["preset"]
+        self.assertEqual(preset["strategy"]["matrix"]["preset"], M.preset_names())
+        self.assertFalse(preset["strategy"]["fail-fast"])
+        runs = [st.get("run", "") for st in preset["steps"]]
+        self.assertIn("make qemu-${{ matrix.preset }} test HOST=0 JUNIT=junit-${{ matrix.preset }}.xml", runs)
+        logs = [st for st in preset["steps"] if st.get("if") == "failure()"]
+        self.assertTrue(logs and "build/host/serial-logs/" in logs[0]["with"]["path"])
+        self.assertIn("make test-host JUNIT=junit-host.xml", [st.get("run") for st in jobs["host"]["steps"]])
+        self.assertIn("make lint", [st.get("run") for st in jobs["host"]["steps"]])
+        self.assertIn("make ubsan", [st.get("run") for st in jobs["ubsan"]["steps"]])
+        for name, job in jobs.items():
+            caches = [st for st in job["steps"] if st.get("uses", "").startswith("actions/cache@")]
+            self.assertEqual([c["with"]["path"] for c in caches], ["/var/cache/apt/archives"], name)
+            self.assertEqual(job["container"], "debian:12", name)
+
+    def test_gitlab(self):
+        ci = self.load(".gitlab-ci.yml")
+        self.assertEqual(ci["preset"]["parallel"]["matrix"][0]["PRESET"], M.preset_names())
+        self.assertEqual(ci["preset"]["script"], ["make qemu-$PRESET test HOST=0 JUNIT=junit-$PRESET.xml"])
+        self.assertEqual(ci["preset"]["artifacts"]["reports"]["junit"], "junit-$PRESET.xml")
+        self.assertIn("failure-logs/", ci["preset"]["artifacts"]["paths"])
+        self.assertIn("build/host/serial-logs", "\n".join(ci["default"]["after_script"]))
+        self.assertEqual(ci["host"]["script"], ["make test-host JUNIT=junit-host.xml", "make lint"])
+        self.assertEqual(ci["ubsan"]["script"], ["make ubsan"])
+        self.assertEqual(ci["default"]["cache"]["paths"], [".apt-cache/"])
+        self.assertEqual(ci["default"]["image"], "debian:12")
+
+
 class Messages(unittest.TestCase):
     def test_other_runners(self):
         self.assertEqual(C.failure_message("[ RUN      ] a\n[  FAILED  ] test_pte: 1 test(s)\n"),
