@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from rndbits_qemu import ci as C           # noqa: E402
 from rndbits_qemu import ktap as K         # noqa: E402
 from rndbits_qemu import machine as M      # noqa: E402
+from rndbits_qemu import record as R       # noqa: E402
 
 TOOL = [sys.executable, os.path.join(M.REPO, "qemu", "rndbits-qemu")]
 FAKE = "%s %s" % (sys.executable, os.path.join(HERE, "fake_kernel.py"))
@@ -296,6 +297,61 @@ class Templates(unittest.TestCase):
         self.assertEqual(ci["ubsan"]["script"], ["make ubsan"])
         self.assertEqual(ci["default"]["cache"]["paths"], [".apt-cache/"])
         self.assertEqual(ci["default"]["image"], "debian:12")
+
+
+class Record(unittest.TestCase):
+    """record and --bless against the fake console: what they write plays back."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.path = os.path.join(self.dir, "new.txt")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def record(self, typed, boots=2):
+        import io
+        R.record(M.Machine("x86"), self.path, None, 10, boots, io.StringIO(typed), lambda text: None,
+                 argv=FAKE.split())
+        with open(self.path) as f:
+            return f.read()
+
+    def test_record_then_play(self):
+        text = self.record("uname -a\nfree\necho re: ... <BS>\n\nsu nobody\nexit\npanic\n")
+        self.assertIn("presets: x86\n", text)
+        self.assertIn("\nrndbits# echo re: ... <lt>BS>\n\\re: ... <BS>\n", text)
+        self.assertIn("\nrndbits#\nrndbits# su nobody\nrndbits$ exit\nrndbits# panic\n", text)
+        self.assertIn("re: rndbits x86 x86 page=4096 va_bits=32 machine=pc cpu=max rng=rdrand "
+                      "build=\\S+ \\d{4}-\\d{2}-\\d{2}\n", text)
+        self.assertTrue(text.endswith("rndbits: kernel panic: asked to\n[kernel exit 3]\n"), text)
+        self.assertIsNone(play_file(self.path))
+
+    def test_values_that_differ_between_boots_become_patterns(self):
+        self.assertEqual(R.propose(["a 0x10 b 5", "same", ""], ["a 0x20 b 5", "same", ""]),
+                         ["re: a 0x[0-9a-f]+ b 5", "same", "\\"])
+        self.assertEqual(R.propose(["took 12 ms"], ["took 12 ms"]), [r"re: took \d+(\.\d+)? ?ms"])
+        self.assertEqual(R.propose(["x", "y"], ["x"])[0],
+                         "# record: 2 lines on one boot, 1 on another: check this output")
+        self.assertEqual(R.generalise("mode one", "mode two"), "re: mode .*")
+
+    def test_bless_rewrites_only_what_changed(self):
+        with open(self.path, "w") as f:
+            f.write("presets: x86\n# kept\nrndbits# echo a b\nstale\n...\n[check 1 == 1]\n"
+                    "rndbits# uname\nrndbits\nrndbits# panic\nrndbits: kernel panic: asked to\n[exit 0]\n")
+        self.assertIsNotNone(play_file(self.path))
+        changed = R.bless(M.Machine("x86"), self.path, 10, 2, argv=FAKE.split())
+        self.assertEqual(changed, ["`echo a b`", "exit status after `panic`"])
+        with open(self.path) as f:
+            self.assertEqual(f.read(), "presets: x86\n# kept\nrndbits# echo a b\na b\n[check 1 == 1]\n"
+                             "rndbits# uname\nrndbits\nrndbits# panic\nrndbits: kernel panic: asked to\n"
+                             "[kernel exit 3]\n")
+        self.assertIsNone(play_file(self.path))
+
+
+def play_file(path):
+    from test_harness import play
+    with open(path) as f:
+        return play(f.read())
 
 
 class Messages(unittest.TestCase):
