@@ -279,7 +279,7 @@ static uint64_t root_reach(void)
 static void expect_maps(phys_addr_t root, uintptr_t va, phys_addr_t pa, unsigned prot)
 {
 	const struct pt_geometry *g = arch_pt_geometry();
-	struct pt_walk_result w;
+	struct pt_walk_result w = { 0 };
 
 	pt_walk(root, va, &w);
 	EXPECT(w.mapped && w.pa == pa && w.nr_steps == g->levels && leaf_prot_ok(prot, w.prot),
@@ -304,7 +304,7 @@ static void test_map_walk_unmap(void)
 	uintptr_t va = (uintptr_t)((2ULL << g->shift[g->levels - 2]) - PAGE_SIZE);
 	phys_addr_t root = pt_alloc_table(0);
 	phys_addr_t frames[2] = { pmm_alloc_page(), pmm_alloc_page() };
-	struct pt_walk_result w;
+	struct pt_walk_result w = { 0 };
 
 	if (!EXPECT(root && frames[0] && frames[1], "out of memory"))
 		goto out;
@@ -371,7 +371,7 @@ static const struct selftest_case pgtable_cases[] = {
 
 /* --- The runner. ------------------------------------------------------------------------------ */
 
-#define SUITE(n, c) { .name = n, .cases = c, .nr_cases = ARRAY_SIZE(c) }
+#define SUITE(n, c) { .name = (n), .cases = (c), .nr_cases = ARRAY_SIZE(c) }
 
 static const struct selftest_suite suites[] = {
 	SUITE("sysctl_parse", sysctl_cases),
