@@ -284,7 +284,7 @@ def bless(machine, path, timeout, boots, argv=None):
     drop = set()
     changed = []
     for n, step in enumerate(t.steps):
-        out = [ln for ln in runs[0][n][0]]
+        out = runs[0][n][0]
         if n == 0 and not step.expect:
             continue            # a transcript that shows no boot log does not check it
         ok = T.match_block(step.expect, [T.OutLine(s, True) for s in out])[0]

@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import unittest
 import xml.etree.ElementTree as ET
