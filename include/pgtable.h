@@ -11,15 +11,17 @@ phys_addr_t pt_alloc_table(unsigned level);
 
 /* Map [va, va+size) to [pa, pa+size) with prot. With PT_MAP_BLOCKS, use the largest leaf the
  * format allows where va, pa and the remaining size are aligned. Returns 0 or -ENOMEM/-EEXIST
- * (an existing valid leaf is never overwritten silently; PT_MAP_REPLACE allows it). */
+ * (an existing valid leaf is never overwritten silently; PT_MAP_REPLACE allows it). On failure
+ * the leaves stored before it stay, and no table allocated by the call is left empty. */
 enum { PT_MAP_BLOCKS = 1u << 0, PT_MAP_REPLACE = 1u << 1 };
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags);
 
 /* Remove the leaves covering [va, va+size) (page granular; blocks are not split), flush them
- * from the TLB and free tables the removal emptied. With free_frames, the frames the leaves
- * pointed to go back to the allocator too (user memory); returns how many leaves it removed.
- * Skips unmapped stretches a whole table at a time, so huge sparse ranges are cheap. */
+ * from the TLB and free every table below the root in the range that is empty afterwards (also
+ * one that held no leaf to begin with). With free_frames, the frames the leaves pointed to go
+ * back to the allocator too (user memory); returns how many leaves it removed. Skips empty
+ * slots without decoding them, so huge sparse ranges are cheap. */
 uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames);
 
 /* Change the permissions of the leaves covering [va, va+size). */

@@ -73,6 +73,43 @@ static void decode_slot(unsigned level, pte_t pte, struct pte_info *info)
 		arch_pte_decode(level, pte, info);
 }
 
+/* The first entry at or after i (below n) whose bytes are not all zero, or n. Teardown and the
+ * emptiness checks scan whole tables (8192 entries with 64K pages), so this reads plain words,
+ * four at a time, where a descriptor is one word (every preset); else entry by entry. */
+static unsigned next_nonzero(const void *table, unsigned i, unsigned n)
+{
+	if (geo()->pte_bytes == sizeof(unsigned long)) {
+		const unsigned long *w = table;
+		while (i < n && (i & 3))
+			if (w[i])
+				return i;
+			else
+				i++;
+		while (i + 4 <= n && !(w[i] | w[i + 1] | w[i + 2] | w[i + 3]))
+			i += 4;
+		while (i < n && !w[i])
+			i++;
+		return i;
+	}
+	while (i < n && pte_is_zero(arch_pt_load(table, i)))
+		i++;
+	return i;
+}
+
+static bool table_empty(unsigned level, phys_addr_t table)
+{
+	void *t = table_va(table);
+	unsigned n = geo()->entries[level];
+
+	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind != PTE_INVALID)
+			return false;
+	}
+	return true;
+}
+
 /* The level of the largest leaf that maps va to pa with `remaining` bytes to go: the last level
  * unless PT_MAP_BLOCKS allows a block and va, pa and the size line up with one. -EINVAL when not
  * even a page fits (va or pa unaligned). */
@@ -90,11 +127,39 @@ static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned 
 	return -EINVAL;
 }
 
+/* Take back what table_for allocated before it ran out: the entry at `idx` of the table at
+ * `level` (tv) leads to a chain of new tables, each holding only the entry to the next, down to
+ * `below` (exclusive). Unlinked first, then freed: the walker never sees a freed table. */
+static void free_new_chain(void *tv, unsigned level, unsigned idx, unsigned below)
+{
+	struct pte_info info;
+
+	decode_slot(level, arch_pt_load(tv, idx), &info);
+	arch_pt_store(tv, idx, 0);
+	arch_pt_sync();
+	for (unsigned l = level + 1; l < below; l++) {
+		phys_addr_t t = info.pa;
+		void *v = table_va(t);
+		unsigned n = geo()->entries[l], slot = next_nonzero(v, 0, n);
+
+		if (slot < n) { /* the last table of the chain has no entry */
+			decode_slot(l, arch_pt_load(v, slot), &info);
+			arch_pt_store(v, slot, 0);
+		}
+		free_table(l, t);
+	}
+}
+
 /* Find the table that holds va's slot at `level`, allocating the tables missing on the way.
- * Returns 0, -ENOMEM, or -EEXIST when a block already covers va (blocks are not split). */
+ * Returns 0, -ENOMEM, or -EEXIST when a block already covers va (blocks are not split). When an
+ * allocation fails, the tables this call allocated are freed again: a failed map leaves no
+ * empty table linked, which nothing would ever free (teardown and munmap go by leaves and
+ * VMAs). */
 static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t *table)
 {
 	phys_addr_t t = root;
+	void *first_parent = NULL; /* the table whose entry leads to the first new one */
+	unsigned first_level = 0;
 
 	for (unsigned l = 0; l < level; l++) {
 		void *tv = table_va(t);
@@ -109,8 +174,16 @@ static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t 
 		if (info.kind != PTE_INVALID)
 			return -EEXIST;
 		phys_addr_t next = pt_alloc_table(l + 1);
-		if (!next)
+		if (!next) {
+			if (first_parent)
+				free_new_chain(first_parent, first_level, pt_index(first_level, va),
+					       l + 1);
 			return -ENOMEM;
+		}
+		if (!first_parent) {
+			first_parent = tv;
+			first_level = l;
+		}
 		/* The new table's zeroes must reach the walker before the entry leading to it. */
 		arch_pt_sync();
 		arch_pt_store(tv, idx, arch_pte_make_table(l, next));
@@ -280,78 +353,58 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 	}
 }
 
-/* The first entry at or after i (below n) whose bytes are not all zero, or n. Teardown and the
- * emptiness checks scan whole tables (8192 entries with 64K pages), so this reads plain words,
- * four at a time, where a descriptor is one word (every preset); else entry by entry. */
-static unsigned next_nonzero(const void *table, unsigned i, unsigned n)
+/* Unlink the table at `level` reached through slot idx of its parent (pt at level - 1) and
+ * free it. The flush drops any walk the TLB cached through it (a table freed with no leaf
+ * removed under it has had no leaf flush to do that). */
+static void free_linked_table(void *parent, unsigned idx, unsigned level, phys_addr_t table,
+			      uint64_t va)
 {
-	if (geo()->pte_bytes == sizeof(unsigned long)) {
-		const unsigned long *w = table;
-		while (i < n && (i & 3))
-			if (w[i])
-				return i;
-			else
-				i++;
-		while (i + 4 <= n && !(w[i] | w[i + 1] | w[i + 2] | w[i + 3]))
-			i += 4;
-		while (i < n && !w[i])
-			i++;
-		return i;
-	}
-	while (i < n && pte_is_zero(arch_pt_load(table, i)))
-		i++;
-	return i;
-}
-
-static bool table_empty(unsigned level, phys_addr_t table)
-{
-	void *t = table_va(table);
-	unsigned n = geo()->entries[level];
-
-	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind != PTE_INVALID)
-			return false;
-	}
-	return true;
-}
-
-/* Clear the leaf mapping va (if any), then free tables the clear left empty, bottom up.
- * Returns how far to advance: to the end of the leaf, or of the unmapped stretch. */
-static uint64_t unmap_one(phys_addr_t root, uint64_t va, bool free_frames, uint64_t *removed)
-{
-	struct pt_walk_result w;
-
-	pt_walk(root, (uintptr_t)va, &w);
-	const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
-	uint64_t step = level_size(leaf->level);
-	if (!w.mapped)
-		return step - (va & (step - 1));
-	arch_pt_store(table_va(leaf->table_pa), leaf->index, 0);
+	arch_pt_store(parent, idx, 0);
 	arch_pt_sync();
 	arch_tlb_flush_page((uintptr_t)va);
-	if (free_frames)
-		pmm_free_pages(leaf->info.pa, 0);
-	(*removed)++;
-	for (unsigned i = w.nr_steps - 1; i > 0; i--) {
-		const struct pt_step *s = &w.steps[i];
-		if (!table_empty(s->level, s->table_pa))
-			break;
-		const struct pt_step *parent = &w.steps[i - 1];
-		arch_pt_store(table_va(parent->table_pa), parent->index, 0);
-		arch_pt_sync();
-		free_table(s->level, s->table_pa);
+	free_table(level, table);
+}
+
+/* Remove the leaves of the table at `level` (covering from base) inside [lo, hi] (inclusive
+ * bounds, so the top of the address space is no special case), and free every table under it
+ * that is empty afterwards: those the removal emptied and those that were empty already. */
+static void unmap_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t lo, uint64_t hi,
+		     bool free_frames, uint64_t *removed)
+{
+	void *t = table_va(table);
+	unsigned shift = geo()->shift[level];
+	uint64_t last_slot = MIN((hi - base) >> shift, (uint64_t)geo()->entries[level] - 1);
+	unsigned first = (unsigned)((lo - base) >> shift), end = (unsigned)last_slot + 1;
+
+	for (unsigned i = next_nonzero(t, first, end); i < end; i = next_nonzero(t, i + 1, end)) {
+		uint64_t slot_va = base + ((uint64_t)i << shift);
+		uint64_t slot_last = slot_va + (level_size(level) - 1);
+		struct pte_info info;
+
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind == PTE_TABLE && level < last_level()) {
+			unmap_in(level + 1, info.pa, slot_va, MAX(lo, slot_va), MIN(hi, slot_last),
+				 free_frames, removed);
+			if (table_empty(level + 1, info.pa))
+				free_linked_table(t, i, level + 1, info.pa, slot_va);
+		} else if (info.kind == PTE_PAGE || info.kind == PTE_BLOCK) {
+			/* Blocks are not split: one that overlaps the range goes as a whole. */
+			arch_pt_store(t, i, 0);
+			arch_pt_sync();
+			arch_tlb_flush_page((uintptr_t)slot_va);
+			if (free_frames && info.kind == PTE_PAGE)
+				pmm_free_pages(info.pa, 0);
+			(*removed)++;
+		}
 	}
-	return step - (va & (step - 1));
 }
 
 uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames)
 {
-	uint64_t v = va, end = va + size, removed = 0;
+	uint64_t removed = 0;
 
-	while (v < end && v >= va)
-		v += unmap_one(root, v, free_frames, &removed);
+	if (size)
+		unmap_in(0, root, 0, va, va + (size - 1), free_frames, &removed);
 	return removed;
 }
 

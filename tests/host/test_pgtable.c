@@ -11,7 +11,9 @@
  *    in the first slot of a run and in the last slot of a table;
  *  - blocks whose output addresses cross 4 GiB (i386's PSE-36 keeps bits 32-39 apart);
  *  - pt_unmap, pt_protect, pt_free_tables and pt_free_ranges give every table back;
- *  - pt_print_walk prints one line per step with arch_pte_describe's words.
+ *  - pt_print_walk prints one line per step with arch_pte_describe's words;
+ *  - out of frames part-way (an allocator that fails after N frames), pt_map leaves no table it
+ *    allocated behind, and pt_unmap frees empty tables even where it removes no leaf.
  * Built once per preset; CONFIG_* (from config.h) picks the format. */
 #include "lib_under_test.h"
 
@@ -42,6 +44,8 @@ phys_addr_t host_ram_pa;
 uint64_t host_ram_size;
 static bool frame_used[RAM_FRAMES];
 static unsigned frames_out;
+/* Frames the allocator still hands out before it fails; negative: no limit. */
+static int alloc_budget = -1;
 
 void *host_fake_va(phys_addr_t pa)
 {
@@ -57,6 +61,10 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 {
 	unsigned count = 1u << order;
 
+	if (alloc_budget == 0)
+		return 0;
+	if (alloc_budget > 0)
+		alloc_budget--;
 	for (unsigned f = 0; f + count <= RAM_FRAMES; f += count) {
 		unsigned i = 0;
 
@@ -160,6 +168,7 @@ static int new_root(void **state)
 {
 	assert_true(arch_pte_leaf_allowed(block_level));
 	assert_int_equal(frames_out, 0);
+	alloc_budget = -1;
 	root = pt_alloc_table(0);
 	assert_true(root != 0);
 	page_flushes = 0;
@@ -452,6 +461,103 @@ static void test_free_ranges(void **state)
 	assert_unmapped(va);
 }
 
+/* A root slot no other test uses, whatever the root's size (arm64 16K/VA48: two slots). */
+static uint64_t fresh_slot_va(void)
+{
+	return MIN(3u, g->entries[0] - 1) * level_size(0);
+}
+
+/* The walk of va stops in the root: nothing below it is linked. */
+static void assert_no_table_below_root(uint64_t va)
+{
+	struct pt_walk_result w;
+
+	pt_walk(root, (uintptr_t)va, &w);
+	assert_int_equal(w.nr_steps, 1);
+	assert_int_equal(w.steps[0].info.kind, PTE_INVALID);
+}
+
+/* A page where no table exists yet needs one table per level below the root. With fewer
+ * frames than that, pt_map fails with -ENOMEM and takes back every table it allocated. */
+static void test_map_out_of_frames_frees_new_tables(void **state)
+{
+	const uint64_t va = fresh_slot_va() + 5 * PAGE;
+
+	for (unsigned budget = 0; budget < last; budget++) {
+		unsigned before = frames_out;
+
+		alloc_budget = (int)budget;
+		assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), PAGE, USER_RW, 0), -ENOMEM);
+		if (frames_out != before)
+			fail_msg("budget %u: %u frames out before, %u after", budget, before, frames_out);
+		assert_no_table_below_root(va);
+	}
+	alloc_budget = last;
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), PAGE, USER_RW, 0), 0);
+	assert_maps(va, pa_of(va), last, USER_RW);
+}
+
+/* Under tables that exist, only the missing last-level table is new; when it cannot be had,
+ * the tables that were there stay (they hold the other page), and nothing else is left. */
+static void test_map_out_of_frames_keeps_old_tables(void **state)
+{
+	const uint64_t va = fresh_slot_va(), far = va + 2 * block;
+	unsigned before;
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), PAGE, USER_RW, 0), 0);
+	before = frames_out;
+	alloc_budget = 0;
+	assert_int_equal(pt_map(root, (uintptr_t)far, pa_of(far), PAGE, USER_RW, 0), -ENOMEM);
+	assert_int_equal(frames_out, before);
+	assert_maps(va, pa_of(va), last, USER_RW);
+	assert_unmapped(far);
+	alloc_budget = -1;
+	assert_int_equal(pt_unmap(root, va, PAGE, false), 1);
+	assert_no_table_below_root(va);
+}
+
+/* A range over two last-level tables, out of frames for the second: the pages under the first
+ * stay mapped (pt_map maps what it can, like an -EEXIST stop), no empty table is left, and
+ * unmapping the range gives back every table. */
+static void test_map_range_out_of_frames(void **state)
+{
+	const uint64_t va = fresh_slot_va() + block - 2 * PAGE;
+	unsigned before = frames_out;
+
+	alloc_budget = (int)last; /* the tables down to the first last-level table */
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 4 * PAGE, USER_RW, 0), -ENOMEM);
+	assert_maps(va, pa_of(va), last, USER_RW);
+	assert_maps(va + PAGE, pa_of(va + PAGE), last, USER_RW);
+	assert_unmapped(va + 2 * PAGE);
+	assert_int_equal(frames_out - before, last);
+	alloc_budget = -1;
+	assert_int_equal(pt_unmap(root, va, 4 * PAGE, false), 2);
+	assert_int_equal(frames_out, before);
+}
+
+/* Tables with no leaf under them (as a failed map used to leave): an unmap of their range
+ * frees them though it removes nothing, and one over a wider range frees them too. */
+static void test_unmap_frees_empty_tables(void **state)
+{
+	const uint64_t va = fresh_slot_va() + 7 * PAGE;
+	unsigned before = frames_out;
+	struct pt_walk_result w;
+
+	for (unsigned round = 0; round < 2; round++) {
+		assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), PAGE, USER_RW, 0), 0);
+		pt_walk(root, (uintptr_t)va, &w);
+		const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
+		arch_pt_store(host_fake_va(leaf->table_pa), leaf->index, 0); /* leaf gone, tables stay */
+		assert_int_equal(frames_out - before, last);
+		if (round == 0)
+			assert_int_equal(pt_unmap(root, va, PAGE, false), 0);
+		else
+			assert_int_equal(pt_unmap(root, PAGE, va + 8 * block, false), 0);
+		assert_int_equal(frames_out, before);
+		assert_no_table_below_root(va);
+	}
+}
+
 /* `pt walk` output: one line per level with the entry's description, then the result. */
 static void test_print_walk(void **state)
 {
@@ -497,6 +603,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmap_frees_tables, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_free_ranges, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_print_walk, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_map_out_of_frames_frees_new_tables, new_root,
+						free_root),
+		cmocka_unit_test_setup_teardown(test_map_out_of_frames_keeps_old_tables, new_root,
+						free_root),
+		cmocka_unit_test_setup_teardown(test_map_range_out_of_frames, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_unmap_frees_empty_tables, new_root, free_root),
 	};
 
 	return cmocka_run_group_tests_name("pgtable." CONFIG_PRESET, tests, setup, teardown);
