@@ -157,14 +157,30 @@ static uint64_t mmap_min_addr(void)
 	return PAGE_SIZE;
 }
 
-/* Where a gap's usable top ends: below a stack VMA, the guard gap is kept free too. */
+/* Linux's vm_start_gap: where the room below a VMA ends. Below the stack, stack_guard_gap
+ * (256 pages) stays free as well, so that nothing placed there (a hinted mmap, the heap) can be
+ * reached from the stack by a large frame or alloca that skips the guard page. */
+static uint64_t vm_start_gap(const struct mm *mm, const struct vma *v)
+{
+	if (v->kind != VMA_STACK)
+		return v->start;
+	return v->start > mm->geo.guard_gap ? v->start - mm->geo.guard_gap : 0;
+}
+
+/* Where a gap's usable top ends: below next (its vm_start_gap), or at limit. */
 static uint64_t gap_end_before(const struct mm *mm, const struct vma *next, uint64_t limit)
 {
-	uint64_t end = next ? next->start : limit;
+	return next ? MIN(vm_start_gap(mm, next), limit) : limit;
+}
 
-	if (next && next->kind == VMA_STACK)
-		end = end > mm->geo.guard_gap ? end - mm->geo.guard_gap : 0;
-	return MIN(end, limit);
+/* The first VMA that ends above addr (Linux's find_vma), or NULL. */
+static struct vma *vma_after(struct mm *mm, uint64_t addr)
+{
+	struct vma *v = mm->vmas;
+
+	while (v && v->end <= addr)
+		v = v->next;
+	return v;
 }
 
 /* Highest [addr, addr+len) inside [low, high) that touches no VMA. */
@@ -208,9 +224,12 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t hint, uint64_t len)
 	if (len == 0 || len > task_size - mmap_min_addr())
 		return 0;
 	if (hint) {
+		/* Linux's test: the VMAs before the hint end at or below it (they cannot grow up
+		 * here), the next one's vm_start_gap is at or above its end. */
 		hint = page_up(hint);
+		struct vma *next = vma_after(mm, hint);
 		if (hint >= mmap_min_addr() && hint <= task_size - len &&
-		    range_free(mm, hint, hint + len))
+		    (!next || hint + len <= vm_start_gap(mm, next)))
 			return hint;
 	}
 	if (mm->range.topdown) {
@@ -366,7 +385,11 @@ uint64_t do_brk(struct mm *mm, uint64_t newbrk)
 		if (unmap_range(mm, new_end, old_end))
 			return mm->brk;
 	} else if (new_end > old_end) {
-		if (!range_free(mm, old_end, new_end))
+		/* Linux's brk: the next mapping's vm_start_gap must lie at least a page above the
+		 * new end (so the heap keeps the stack's guard gap too, and one free page before
+		 * any other mapping). */
+		struct vma *next = vma_after(mm, old_end);
+		if (next && new_end + PAGE_SIZE > vm_start_gap(mm, next))
 			return mm->brk;
 		/* Grow the heap VMA (or create it: the first growth is where [heap] appears). */
 		struct vma *heap = old_end > mm->start_brk ? vma_find(mm, old_end - 1) : NULL;

@@ -148,6 +148,45 @@ static void test_brk(void **state)
 	teardown();
 }
 
+/* stack_guard_gap below the stack (Linux's vm_start_gap): a hinted mmap ending inside it is
+ * placed elsewhere, one ending right at its edge is honoured, MAP_FIXED may go inside. */
+static void test_hint_guard_gap(void **state)
+{
+	setup_mm(false);
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	uint64_t stack = vma_find(&mm, mm.stack_top - P)->start, gap = mm.geo.guard_gap;
+	assert_int_equal(gap, 256 * P);
+	assert_int_equal(do_mmap(&mm, stack - P, P, PROT_READ, anon), mm.mmap_base - P);
+	assert_int_equal(do_mmap(&mm, stack - gap, P, PROT_READ, anon), mm.mmap_base - 2 * P);
+	assert_int_equal(do_mmap(&mm, stack - gap - 2 * P, 2 * P, PROT_READ, anon),
+			 stack - gap - 2 * P);
+	assert_int_equal(do_mmap(&mm, stack - 2 * P, P, PROT_READ, anon | MAP_FIXED), stack - 2 * P);
+	/* A hint inside the stack itself is no place either. */
+	assert_int_equal(do_mmap(&mm, stack + P, P, PROT_READ, anon), mm.mmap_base - 3 * P);
+	teardown();
+}
+
+/* brk stops a guard gap below the stack, and a page below any other mapping (Linux's test in
+ * brk: newbrk + PAGE_SIZE <= vm_start_gap(next)). */
+static void test_brk_guard_gap(void **state)
+{
+	setup_mm(false);
+	uint64_t stack = vma_find(&mm, mm.stack_top - P)->start, gap = mm.geo.guard_gap;
+	mm.start_brk = mm.brk = stack - gap - 8 * P;
+	assert_int_equal(do_brk(&mm, stack - gap - P), stack - gap - P);
+	assert_int_equal(do_brk(&mm, stack - gap - P + 1), stack - gap - P); /* refused */
+	assert_int_equal(do_brk(&mm, stack - P), stack - gap - P);            /* refused */
+	assert_null(vma_find(&mm, stack - gap));
+
+	uint64_t other = 0x1000 * P;
+	assert_int_equal(do_mmap(&mm, other, P, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED),
+			 other);
+	mm.start_brk = mm.brk = other - 8 * P;
+	assert_int_equal(do_brk(&mm, other - P), other - P);
+	assert_int_equal(do_brk(&mm, other), other - P); /* refused: flush against the mapping */
+	teardown();
+}
+
 /* mm/vma.c's pool: the VMAs all address spaces share. */
 #define POOL_VMAS (2 * MM_MAX_VMAS + 16)
 
@@ -249,6 +288,8 @@ int main(void)
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_fixed_split),
 		cmocka_unit_test(test_brk),
+		cmocka_unit_test(test_hint_guard_gap),
+		cmocka_unit_test(test_brk_guard_gap),
 		cmocka_unit_test(test_pool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
