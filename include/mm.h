@@ -74,9 +74,17 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access);
 
 /* Copy between kernel memory and mm's user memory through the kernel's linear map (never by
  * touching user addresses from the kernel), faulting pages in as the VMAs allow. -EFAULT on any
- * page the user could not access that way. */
+ * page the user could not access that way. When a page cannot be had for lack of frames, the
+ * running process that owns mm is killed (out_of_memory, does not return); for an mm no
+ * process runs in yet (exec building it) the copy fails with -ENOMEM. */
 int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len);
 int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len);
+
+/* Linux's OOM killer for a kernel that runs one process at a time: the largest process is
+ * the one running, so it is the victim. Prints Linux 6.1's line (`Out of memory: Killed
+ * process N (name) total-vm:...`) and ends the process with SIGKILL (status 137); mm_destroy
+ * then gives every frame back. Only while a process runs (user faults, system calls). */
+__noreturn void out_of_memory(void);
 
 /* Map one zeroed (or given) frame at a page of mm; used by exec. */
 int mm_map_new_page(struct mm *mm, uint64_t va, unsigned prot, phys_addr_t *pa_out);

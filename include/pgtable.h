@@ -55,6 +55,10 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
 typedef void (*pt_leaf_fn)(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx);
 void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ctx);
 
+/* The frames of the tables below root (not counting root) that map addresses below va_end:
+ * what Linux reports as a process's pgtables. */
+unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end);
+
 /* Free every table reachable from root below va_end (the user half), the frames of the
  * last-level leaves there when free_frames (a process's own pages), and the root itself if
  * free_root. Entries at or above va_end (the shared kernel half) are left alone. */

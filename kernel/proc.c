@@ -138,11 +138,12 @@ void user_fault(struct trap_info *ti)
 		int r = handle_mm_fault(&p->mm, ti->fault_addr, fault_access_of(ti->access));
 		if (r == 0)
 			return;
+		if (r == -ENOMEM) /* no frame for a page the VMA allows: SIGKILL, as Linux */
+			out_of_memory();
 		if (!p->quiet_faults)
 			printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
-		       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
-		       trap_access_name(ti->access),
-		       r == -ENOMEM ? "out of memory" : fault_reason(&p->mm, ti));
+			       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
+			       trap_access_name(ti->access), fault_reason(&p->mm, ti));
 	} else {
 		sig = ti->kind == TRAP_UNDEFINED ? SIGILL : ti->kind == TRAP_ALIGNMENT ? SIGBUS :
 		      ti->kind == TRAP_BREAKPOINT ? SIGTRAP : SIGSEGV;

@@ -3,11 +3,57 @@
  * an exception (and PAN/SMAP-style protections stay irrelevant). */
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <arch/trap.h>
+#include <cred.h>
+#include <kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm.h>
 #include <pgtable.h>
 #include <pmm.h>
+#include <proc.h>
+
+#define SIGKILL 9
+
+static void count_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+{
+	(void)va;
+	(void)pa;
+	(void)prot;
+	*(uint64_t *)ctx += size;
+}
+
+static unsigned long kib(uint64_t bytes)
+{
+	return (unsigned long)(bytes >> 10);
+}
+
+__noreturn void out_of_memory(void)
+{
+	struct process *p = current_process();
+	struct mm *mm = &p->mm;
+	uint64_t total_vm = 0, mapped = 0, anon = (uint64_t)mm->frames * PAGE_SIZE;
+
+	for (const struct vma *v = mm->vmas; v; v = v->next)
+		total_vm += v->end - v->start;
+	pt_for_each_leaf(mm->root, mm->geo.task_size, count_leaf, &mapped);
+	/* Linux's fields: the image's shared frames are its file pages; nothing is shmem. */
+	printk("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
+	       "file-rss:%lukB, shmem-rss:0kB, UID:%u pgtables:%lukB oom_score_adj:0\n",
+	       p->pid, p->name, kib(total_vm), kib(anon), kib(mapped - anon), current_uid(),
+	       kib((uint64_t)pt_table_frames(mm->root, mm->geo.task_size) * PAGE_SIZE));
+	arch_user_exit(128 + SIGKILL);
+}
+
+/* A page could not be had: the process running in mm dies (Linux's OOM killer picks the
+ * largest process, and here that is the one running); with none (exec), the caller fails. */
+static void out_of_memory_in(struct mm *mm)
+{
+	struct process *p = current_process();
+
+	if (p && &p->mm == mm)
+		out_of_memory();
+}
 
 static bool vma_allows(const struct vma *v, enum fault_access access)
 {
@@ -71,23 +117,29 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 	return fault_in(mm, v, page);
 }
 
-/* The linear-map address of user byte va, faulting its page in; NULL if not accessible. A page
+/* The linear-map address of user byte va, faulting its page in; NULL with *err set if not
+ * accessible (-EFAULT, or -ENOMEM when no process runs in mm to be killed). A page
  * already present is used as it is (no fault, so no TLB flush either): its leaf carries the
  * VMA's permissions, which were just checked. */
-static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access)
+static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access, int *err)
 {
-	int err;
-	struct vma *v = vma_for_access(mm, va, access, &err);
+	struct vma *v = vma_for_access(mm, va, access, err);
 	struct pt_walk_result w;
 
-	if (!v)
+	if (!v) {
+		*err = -EFAULT;
 		return NULL;
+	}
 	pt_walk(mm->root, (uintptr_t)va, &w);
 	if (!w.mapped) {
-		if (fault_in(mm, v, va & ~((uint64_t)PAGE_SIZE - 1)))
+		*err = fault_in(mm, v, va & ~((uint64_t)PAGE_SIZE - 1));
+		if (*err == -ENOMEM)
+			out_of_memory_in(mm);
+		if (*err)
 			return NULL;
 		pt_walk(mm->root, (uintptr_t)va, &w);
 	}
+	*err = w.mapped ? 0 : -EFAULT;
 	return w.mapped ? __va(w.pa) : NULL;
 }
 
@@ -101,9 +153,10 @@ static int copy_user(struct mm *mm, uint64_t uaddr, void *kbuf, size_t len, bool
 	while (len) {
 		size_t in_page = PAGE_SIZE - (uaddr & (PAGE_SIZE - 1));
 		size_t n = MIN(len, in_page);
-		void *u = user_byte(mm, uaddr, to_user ? FAULT_WRITE : FAULT_READ);
+		int err;
+		void *u = user_byte(mm, uaddr, to_user ? FAULT_WRITE : FAULT_READ, &err);
 		if (!u)
-			return -EFAULT;
+			return err;
 		if (to_user)
 			memcpy(u, k, n);
 		else

@@ -546,3 +546,29 @@ void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ct
 {
 	leaves_in(0, root, 0, va_end, fn, ctx);
 }
+
+static unsigned long tables_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t va_end)
+{
+	void *t = table_va(table);
+	unsigned n = geo()->entries[level];
+	unsigned long frames = 0;
+
+	if (level == last_level())
+		return 0;
+	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
+		uint64_t va = base + ((uint64_t)i << geo()->shift[level]);
+		if (va >= va_end)
+			break;
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind == PTE_TABLE)
+			frames += (1ul << table_order(level + 1)) +
+				  tables_in(level + 1, info.pa, va, va_end);
+	}
+	return frames;
+}
+
+unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end)
+{
+	return tables_in(0, root, 0, va_end);
+}

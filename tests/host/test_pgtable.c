@@ -270,6 +270,10 @@ static void test_pages_across_tables(void **state)
 	/* Three last-level tables (the end of one, a whole one, the start of a third) and one
 	 * table at each level between them and the root. */
 	assert_int_equal(frames_out - before, 3 + (last - 1));
+	/* The OOM report's pgtables: the same tables (none below va's half of the space is 0). */
+	assert_int_equal(pt_table_frames(root, (uint64_t)g->entries[0] << g->shift[0]),
+			 frames_out - before);
+	assert_int_equal(pt_table_frames(root, va & ~(level_size(0) - 1)), 0);
 	assert_int_equal(page_flushes, 0); /* nothing was live */
 }
 

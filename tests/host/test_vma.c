@@ -279,6 +279,32 @@ static void test_pool(void **state)
 		mm_destroy(&mms[i]);
 }
 
+/* The map count limit (Linux's vm.max_map_count; here MM_MAX_VMAS per process, the pool's
+ * share): at it, mmap is ENOMEM, and so are munmap and MAP_FIXED when they would split a VMA;
+ * nothing changes. Removing a whole VMA still works, and frees room for one more. */
+static void test_map_count_limit(void **state)
+{
+	static struct mm m;
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+
+	init_bare_mm(&m);
+	m.range.topdown = true;
+	m.mmap_base = m.geo.task_size / 2;
+	uint64_t big = 0x10000 * P;
+	assert_int_equal(vma_insert(&m, big, big + 4 * P, PT_R, VMA_ANON, 0), 0);
+	for (unsigned k = 0; m.nr_vmas < MM_MAX_VMAS; k++)
+		assert_int_equal(insert_nth(&m, k), 0);
+	assert_int_equal(do_mmap(&m, 0, P, PROT_READ, anon), -12);
+	assert_int_equal(do_munmap(&m, big + P, P), -12);
+	assert_int_equal(do_mmap(&m, big + P, P, PROT_READ | PROT_WRITE, anon | MAP_FIXED), -12);
+	assert_int_equal(vma_find(&m, big + P)->start, big);
+	assert_int_equal(vma_find(&m, big + P)->end, big + 4 * P);
+	assert_int_equal(m.nr_vmas, MM_MAX_VMAS);
+	assert_int_equal(do_munmap(&m, nth_start(0), P), 0);
+	assert_true(do_mmap(&m, 0, P, PROT_READ, anon) > 0);
+	mm_destroy(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_hint_guard_gap),
 		cmocka_unit_test(test_brk_guard_gap),
 		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_map_count_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
