@@ -127,16 +127,19 @@ static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned 
 	return -EINVAL;
 }
 
-/* Take back what table_for allocated before it ran out: the entry at `idx` of the table at
+/* Take back what table_for allocated for va before it ran out: va's entry in the table at
  * `level` (tv) leads to a chain of new tables, each holding only the entry to the next, down to
- * `below` (exclusive). Unlinked first, then freed: the walker never sees a freed table. */
-static void free_new_chain(void *tv, unsigned level, unsigned idx, unsigned below)
+ * `below` (exclusive). Unlinked and flushed first (a walk may have cached the new entries, though
+ * they led to no page), then freed: no walk can reach a freed table. */
+static void free_new_chain(void *tv, unsigned level, uint64_t va, unsigned below)
 {
+	unsigned idx = pt_index(level, va);
 	struct pte_info info;
 
 	decode_slot(level, arch_pt_load(tv, idx), &info);
 	arch_pt_store(tv, idx, 0);
 	arch_pt_sync();
+	arch_tlb_flush_page((uintptr_t)va);
 	for (unsigned l = level + 1; l < below; l++) {
 		phys_addr_t t = info.pa;
 		void *v = table_va(t);
@@ -176,8 +179,7 @@ static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t 
 		phys_addr_t next = pt_alloc_table(l + 1);
 		if (!next) {
 			if (first_parent)
-				free_new_chain(first_parent, first_level, pt_index(first_level, va),
-					       l + 1);
+				free_new_chain(first_parent, first_level, va, l + 1);
 			return -ENOMEM;
 		}
 		if (!first_parent) {
