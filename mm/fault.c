@@ -135,8 +135,11 @@ static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access, int
 		*err = fault_in(mm, v, va & ~((uint64_t)PAGE_SIZE - 1));
 		if (*err == -ENOMEM)
 			out_of_memory_in(mm);
-		if (*err)
+		if (*err) {
+			if (*err != -ENOMEM)
+				*err = -EFAULT;
 			return NULL;
+		}
 		pt_walk(mm->root, (uintptr_t)va, &w);
 	}
 	*err = w.mapped ? 0 : -EFAULT;
