@@ -14,6 +14,11 @@
  * 32-bit ones see at most 4 GiB), and 64-bit arithmetic on a 32-bit CPU is longer code. */
 typedef unsigned long frame_t;
 
+/* Physical frame numbers (address >> PAGE_SHIFT) [first, end); empty when end <= first. */
+struct frame_range {
+	frame_t first, end;
+};
+
 static unsigned long *bitmap;   /* linear-map address */
 static frame_t base_frame;     /* the physical frame number of bit 0 */
 static phys_addr_t base_pa;     /* its address, which every allocation adds to */
@@ -22,6 +27,10 @@ static frame_t total_frames;   /* frames that are RAM */
 static frame_t free_frames;
 static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
 static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
+/* The whole frames of each RAM region, so that a free can tell a frame in a hole between
+ * regions (marked used in the bitmap, never handed out) from one it handed out. */
+static struct frame_range ram_frames[BOOT_MAX_REGIONS];
+static unsigned nr_ram_frames;
 /* The physical frame number past the bitmap's last bit (the spare bits of its last word are
  * never free: pmm_init takes them as not RAM). */
 static frame_t bits_end;
@@ -53,10 +62,6 @@ static unsigned bits_set(unsigned long x)
 	return (unsigned)((x * ones) >> (BITS_PER_WORD - 8));
 }
 
-/* Physical frame numbers (address >> PAGE_SHIFT) [first, end); empty when end <= first. */
-struct frame_range {
-	frame_t first, end;
-};
 
 /* Mark frames [r.first, r.end) used, as far as the bitmap has bits for them (a reserved range
  * may lie anywhere), a bitmap word at a time (the kernel image alone is hundreds of frames), and
@@ -158,7 +163,9 @@ void pmm_init(const struct boot_info *bi)
 		struct frame_range r = region_frames(&bi->ram[i], true);
 		lo = MIN(lo, r.first);
 		hi = MAX(hi, r.end);
+		ram_frames[i] = r;
 	}
+	nr_ram_frames = bi->nr_ram;
 	if (hi <= lo) /* no region, or none with a whole frame */
 		panic("pmm: no RAM described by the firmware");
 	base_frame = lo;
@@ -259,6 +266,15 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 	return pa;
 }
 
+/* Is physical frame f whole in a RAM region? */
+static bool frame_is_ram(frame_t f)
+{
+	for (unsigned i = 0; i < nr_ram_frames; i++)
+		if (f >= ram_frames[i].first && f < ram_frames[i].end)
+			return true;
+	return false;
+}
+
 void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
 	frame_t count = 1UL << order;
@@ -272,6 +288,11 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
 	if (offset + count > nr_frames)
 		panic("pmm: freeing frame %#llx outside RAM", (unsigned long long)pa);
 	frame_t f = (frame_t)offset;
+	/* A hole between regions is marked used too: only RAM tells it from a frame handed out. */
+	for (frame_t i = 0; i < count; i++)
+		if (!frame_is_ram(base_frame + f + i))
+			panic("pmm: freeing frame %#llx, which is not RAM",
+			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)));
 	for (frame_t i = 0; i < count; i++) {
 		if (!frame_used(f + i))
 			panic("pmm: double free of frame %#llx",

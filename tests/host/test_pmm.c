@@ -615,6 +615,26 @@ static void test_bad_frees_panic(void **state)
 	assert_int_equal(stats().used, st.used);
 }
 
+/* Frames in the hole between the two regions, and the partial frame at region 1's start, are
+ * inside the bitmap's span and marked used, but were never handed out: freeing one is a bad
+ * address (it would make the hole allocatable), and the message names it. */
+static void test_free_in_hole_panics(void **state)
+{
+	struct pmm_stats st = stats();
+	char want[64];
+
+	EXPECT_PANIC(pmm_free_page(AT(44)));
+	snprintf(want, sizeof(want), "%#llx", (unsigned long long)AT(44));
+	assert_non_null(strstr(panic_message, "not RAM"));
+	assert_non_null(strstr(panic_message, want));
+	EXPECT_PANIC(pmm_free_page(AT(48)));
+	assert_non_null(strstr(panic_message, "not RAM"));
+	EXPECT_PANIC(pmm_free_pages(AT(32), 4)); /* frames 32..47: the last 8 in the hole */
+	assert_non_null(strstr(panic_message, "not RAM"));
+	assert_int_equal(stats().free, st.free);
+	assert_int_equal(stats().used, st.used);
+}
+
 /* The bitmap starts at the first whole RAM frame: the partial frame before it (split_ram's
  * region starts 100 bytes into frame 0) is not the allocator's, and freeing it is a bad
  * address, not a double free of a frame the allocator holds. */
@@ -640,6 +660,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random_workload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zeroed_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_frees_panic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_in_hole_panics, setup, teardown),
 		LAYOUT_TEST(test_initial_counts, overlapping),
 		LAYOUT_TEST(test_exhaust_order0, overlapping),
 		LAYOUT_TEST(test_fragmentation, overlapping),
