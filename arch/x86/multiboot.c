@@ -2,9 +2,46 @@
 #include <boot.h>
 #include <arch/memory.h>
 #include <asm/multiboot.h>
+#include <kernel.h>
 #include <lib/string.h>
 
 uint64_t x86_multiboot_ram_beyond_limit;
+
+/* Bounds on what a loader may hand over. QEMU gives six memory-map entries and no modules;
+ * Linux keeps at most 128 e820 entries (E820_MAX_ENTRIES_ZEROPAGE), 3 KiB of map. Beyond these
+ * the rest is refused with a boot line, so that a loader's garbage cannot make the boot walk
+ * hundreds of megabytes. */
+#define MMAP_MAX_LENGTH 4096u
+#define MODS_MAX 64u
+/* The command line, loader name and module strings: far more than any command line Linux takes
+ * (COMMAND_LINE_SIZE is at most 4 KiB on any arch). */
+#define STRING_MAX 0x10000u
+
+/* Multiboot v1 structures live below 4 GiB: their addresses are 32-bit fields. */
+#define MULTIBOOT_ADDRESS_END (1ull << 32)
+
+/* Is [pa, pa + len) inside what the parser may read: the boot mapping (below limit) and the
+ * first 4 GiB? In 64-bit arithmetic, so that no 32-bit field can wrap it, on i386 either. */
+static bool readable(uint64_t pa, uint64_t len, uint64_t limit)
+{
+	uint64_t end = MIN(limit, MULTIBOOT_ADDRESS_END);
+
+	return pa <= end && len <= end - pa;
+}
+
+/* The length of the string at pa, or -1 if it does not end inside the boot mapping and within
+ * STRING_MAX bytes. */
+static int64_t string_length(uint32_t pa, uint64_t limit)
+{
+	uint64_t end = MIN(limit, MULTIBOOT_ADDRESS_END);
+
+	if (pa >= end)
+		return -1;
+	size_t max = (size_t)MIN(end - pa, (uint64_t)STRING_MAX);
+	size_t len = strnlen(__va(pa), max);
+
+	return len < max ? (int64_t)len : -1;
+}
 
 static void reserve_range(struct boot_info *bi, uint64_t base, uint64_t size)
 {
@@ -15,9 +52,19 @@ static void reserve_range(struct boot_info *bi, uint64_t base, uint64_t size)
 		boot_add_reserved(bi, start, end - start);
 }
 
-static void reserve_string(struct boot_info *bi, uint32_t pa)
+/* Reserve the string at pa, or say why not (what: which string, for the line). Returns whether
+ * it may be read. */
+static bool reserve_string(struct boot_info *bi, uint32_t pa, uint64_t limit, const char *what)
 {
-	reserve_range(bi, pa, strlen(__va(pa)) + 1);
+	int64_t len = string_length(pa, limit);
+
+	if (len < 0) {
+		printk("multiboot: ignoring the %s at %#x: no NUL below %#llx within %u bytes\n",
+		       what, pa, (unsigned long long)limit, STRING_MAX);
+		return false;
+	}
+	reserve_range(bi, pa, (uint64_t)len + 1);
+	return true;
 }
 
 /* Firmware RAM ranges need not be page aligned (e820's 0x9fc00): keep only whole pages. */
@@ -43,17 +90,40 @@ static void add_ram_range(struct boot_info *bi, uint64_t base, uint64_t len, uin
 		boot_add_ram(bi, start, end - start);
 }
 
+/* The memory map: entries of `size` bytes after their size field, each at least the fields
+ * this parser reads. An entry too short is skipped; one that runs past the map's end ends the
+ * walk. Offsets are 64-bit, so no size can wrap them (on i386, a pointer would). */
 static void parse_mmap(struct boot_info *bi, const struct multiboot_info *mbi, uint64_t limit)
 {
-	uintptr_t p = (uintptr_t)__va(mbi->mmap_addr);
-	uintptr_t end = p + mbi->mmap_length;
+	const uint32_t fields = sizeof(struct multiboot_mmap_entry) - sizeof(uint32_t);
+	uint64_t length = mbi->mmap_length, off = 0;
 
-	while (p + sizeof(struct multiboot_mmap_entry) <= end) {
-		const struct multiboot_mmap_entry *e = (const void *)p;
+	if (!readable(mbi->mmap_addr, length, limit)) {
+		printk("multiboot: ignoring the memory map at %#x (%u bytes): it does not end below "
+		       "%#llx\n", mbi->mmap_addr, mbi->mmap_length, (unsigned long long)limit);
+		return;
+	}
+	if (length > MMAP_MAX_LENGTH) {
+		printk("multiboot: memory map of %u bytes: reading only its first %u\n",
+		       mbi->mmap_length, MMAP_MAX_LENGTH);
+		length = MMAP_MAX_LENGTH;
+	}
+	while (length - off >= sizeof(struct multiboot_mmap_entry)) {
+		const struct multiboot_mmap_entry *e = __va(mbi->mmap_addr + off);
+		uint64_t next = off + sizeof(e->size) + e->size;
 
-		if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
+		if (next > length) {
+			printk("multiboot: ignoring memory-map entry %llu and on: its size %u runs past "
+			       "the map's %llu bytes\n", (unsigned long long)off, e->size,
+			       (unsigned long long)length);
+			break;
+		}
+		if (e->size < fields)
+			printk("multiboot: ignoring memory-map entry %llu: size %u, less than %u\n",
+			       (unsigned long long)off, e->size, fields);
+		else if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 			add_ram_range(bi, e->addr, e->len, limit);
-		p += e->size + sizeof(e->size);
+		off = next;
 	}
 	reserve_range(bi, mbi->mmap_addr, mbi->mmap_length);
 }
@@ -66,15 +136,33 @@ static void parse_mem_fields(struct boot_info *bi, const struct multiboot_info *
 	add_ram_range(bi, 0x100000, (uint64_t)mbi->mem_upper * 1024, limit);
 }
 
-static void reserve_modules(struct boot_info *bi, const struct multiboot_info *mbi)
+/* The modules' array, each module's range and its string. A module ending before it starts is
+ * refused (its range would wrap to almost 4 GiB). */
+static void reserve_modules(struct boot_info *bi, const struct multiboot_info *mbi,
+			    uint64_t limit)
 {
 	const struct multiboot_mod *mods = __va(mbi->mods_addr);
+	uint32_t count = mbi->mods_count;
 
-	reserve_range(bi, mbi->mods_addr, mbi->mods_count * sizeof(*mods));
-	for (uint32_t i = 0; i < mbi->mods_count; i++) {
+	if (count > MODS_MAX) {
+		printk("multiboot: %u modules: reading only the first %u\n", count, MODS_MAX);
+		count = MODS_MAX;
+	}
+	if (!readable(mbi->mods_addr, (uint64_t)count * sizeof(*mods), limit)) {
+		printk("multiboot: ignoring the module list at %#x: it does not end below %#llx\n",
+		       mbi->mods_addr, (unsigned long long)limit);
+		return;
+	}
+	reserve_range(bi, mbi->mods_addr, (uint64_t)count * sizeof(*mods));
+	for (uint32_t i = 0; i < count; i++) {
+		if (mods[i].mod_end < mods[i].mod_start) {
+			printk("multiboot: ignoring module %u: it ends (%#x) before it starts (%#x)\n",
+			       i, mods[i].mod_end, mods[i].mod_start);
+			continue;
+		}
 		reserve_range(bi, mods[i].mod_start, mods[i].mod_end - mods[i].mod_start);
 		if (mods[i].string)
-			reserve_string(bi, mods[i].string);
+			reserve_string(bi, mods[i].string, limit, "module string");
 	}
 }
 
@@ -86,6 +174,11 @@ int x86_multiboot_parse(struct boot_info *bi, uint32_t magic, uint32_t info_pa,
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		return -1;
 	bi->firmware = "multiboot";
+	if (!readable(info_pa, sizeof(*mbi), phys_limit)) {
+		printk("multiboot: ignoring the information at %#x: it does not end below %#llx\n",
+		       info_pa, (unsigned long long)phys_limit);
+		return 0;
+	}
 	reserve_range(bi, info_pa, sizeof(*mbi));
 
 	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP)
@@ -93,14 +186,13 @@ int x86_multiboot_parse(struct boot_info *bi, uint32_t magic, uint32_t info_pa,
 	else if (mbi->flags & MULTIBOOT_INFO_MEMORY)
 		parse_mem_fields(bi, mbi, phys_limit);
 
-	if (mbi->flags & MULTIBOOT_INFO_CMDLINE) {
-		/* QEMU prefixes -append with the image path. */
+	/* QEMU prefixes -append with the image path. */
+	if ((mbi->flags & MULTIBOOT_INFO_CMDLINE) &&
+	    reserve_string(bi, mbi->cmdline, phys_limit, "command line"))
 		boot_set_cmdline(bi, __va(mbi->cmdline), true);
-		reserve_string(bi, mbi->cmdline);
-	}
 	if (mbi->flags & MULTIBOOT_INFO_LOADER_NAME)
-		reserve_string(bi, mbi->boot_loader_name);
+		reserve_string(bi, mbi->boot_loader_name, phys_limit, "loader name");
 	if (mbi->flags & MULTIBOOT_INFO_MODS)
-		reserve_modules(bi, mbi);
+		reserve_modules(bi, mbi, phys_limit);
 	return 0;
 }
