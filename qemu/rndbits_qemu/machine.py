@@ -21,6 +21,15 @@ REQUIRED = ("binary", "machine", "cpu", "memory", "args", "devices", "image", "s
 EXIT_ENCODINGS = ("semihosting", "isa-debug-exit")
 
 
+def memory_variables(m):
+    """`memory` (QEMU's -m, as given) and `memory_kib` where the size has a unit."""
+    v = {"memory": m}
+    units = {"K": 1, "M": 1024, "G": 1024 * 1024}
+    if m[-1:].upper() in units and m[:-1].isdigit():
+        v["memory_kib"] = str(int(m[:-1]) * units[m[-1:].upper()])
+    return v
+
+
 class MachineError(Exception):
     pass
 
@@ -102,11 +111,12 @@ class Machine:
     def symbols(self):
         return os.path.join(self.build_dir, self.desc["symbols"])
 
-    def command(self, serial="stdio", append=None, gdb=None, extra=()):
+    def command(self, serial="stdio", append=None, gdb=None, extra=(), memory=None):
         """QEMU's argv. serial: "stdio" (pipes, harness) or "mon:stdio" (a person's terminal).
-        gdb: None, or a TCP port for the gdb stub (QEMU starts halted)."""
+        gdb: None, or a TCP port for the gdb stub (QEMU starts halted). memory: QEMU's -m
+        instead of the description's (a transcript's `memory:` header)."""
         d = self.desc
-        argv = [d["binary"], "-M", d["machine"], "-cpu", d["cpu"], "-m", d["memory"],
+        argv = [d["binary"], "-M", d["machine"], "-cpu", d["cpu"], "-m", memory or d["memory"],
                 "-nodefaults", "-display", "none", "-no-reboot", "-serial", serial]
         argv += d["args"]
         for dev in d["devices"]:
@@ -153,10 +163,7 @@ class Machine:
         if levels:
             v["levels"] = str(levels)
         v.update(self.config())
-        m = self.desc["memory"]
-        units = {"K": 1, "M": 1024, "G": 1024 * 1024}
-        if m[-1:].upper() in units and m[:-1].isdigit():
-            v["memory_kib"] = str(int(m[:-1]) * units[m[-1:].upper()])
+        v.update(memory_variables(self.desc["memory"]))
         return v
 
     def config(self):

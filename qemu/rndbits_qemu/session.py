@@ -173,6 +173,8 @@ class Player:
         self.step_timeout = step_timeout or t.timeout
         self.log_path, self.verbose = log_path, verbose
         self.variables = machine.variables() if machine else {}
+        if t.memory:    # the transcript's `memory:` replaces the preset's
+            self.variables.update(M.memory_variables(t.memory))
         T.prepare(t, self.variables)
         self.console = None
         self.groups = {}

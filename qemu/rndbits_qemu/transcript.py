@@ -12,7 +12,9 @@ import re
 from . import ktap
 
 PROMPTS = ("rndbits# ", "rndbits$ ")
-HEADER_KEYS = ("presets", "append", "timeout")
+HEADER_KEYS = ("presets", "append", "timeout", "memory")
+# QEMU's -m: a number and a unit, K M or G (QEMU reads a bare number as MiB).
+MEMORY_RE = re.compile(r"^\d+[KMG]$")
 DEFAULT_TIMEOUT = 30.0
 
 # Keys a command line may contain, written <NAME>. Everything else is typed literally.
@@ -59,9 +61,10 @@ class Step:
 
 
 class Transcript:
-    def __init__(self, path, presets, append, timeout, steps):
+    def __init__(self, path, presets, append, timeout, steps, memory=None):
         self.path, self.presets, self.append, self.timeout, self.steps = \
             path, presets, append, timeout, steps
+        self.memory = memory    # QEMU's -m for this transcript, or None for the preset's
 
     def applies_to(self, preset):
         return preset_matches(self.presets, preset)
@@ -191,6 +194,11 @@ def parse(path, text=None):
     except ValueError:
         raise TranscriptError(path, 1, "timeout: not a number of seconds")
 
+    memory = header.get("memory")
+    if memory is not None and not MEMORY_RE.match(memory):
+        raise TranscriptError(path, header_lines["memory"], "memory: a size as QEMU's -m takes it "
+                              "(a number and K, M or G: 3M)")
+
     steps = [Step(i + 1)]
     pending_blank = []      # blank lines: expected only if more expected lines follow them
     for n in range(i, len(lines)):
@@ -215,7 +223,7 @@ def parse(path, text=None):
             continue
         m = EXIT_RE.match(line)
         if m:
-            if step.keys is None:
+            if step.keys is None and len(steps) > 1:
                 raise TranscriptError(path, lineno, "[exit N] must follow a command")
             step.exit = ("kernel" if m.group(1) else "qemu", int(m.group(2)), lineno)
             continue
@@ -243,9 +251,10 @@ def parse(path, text=None):
         pending_blank = []
         step.expect.append(_classify(line, lineno))
         step.last_lineno = lineno
-    if len(steps) == 1:
-        raise TranscriptError(path, len(lines), "no command: a transcript types at least one line")
-    t = Transcript(path, presets, header.get("append"), timeout, steps)
+    if len(steps) == 1 and not steps[0].exit:
+        raise TranscriptError(path, len(lines), "no command: a transcript types at least one line "
+                              "(or its boot block ends with [exit N])")
+    t = Transcript(path, presets, header.get("append"), timeout, steps, memory)
     t.append_lineno = header_lines.get("append", 1)
     return t
 
@@ -278,6 +287,15 @@ def substitute(text, variables, escape, path, lineno):
     return VAR_RE.sub(one, text)
 
 
+REP_RE = re.compile(r"<rep (\d+) ([^>]*)>")
+
+
+def expand_repeats(text):
+    """`<rep N TEXT>` in the append: header, as in command lines: TEXT N times (after variables
+    are substituted, so N may be `${CONFIG_COMMAND_LINE_SIZE-28}`)."""
+    return REP_RE.sub(lambda m: m.group(2) * int(m.group(1)), text)
+
+
 def unescape_raw(text):
     """`raw:` lines spell control bytes as \\b \\r \\t \\e \\xNN and a backslash as \\\\."""
     out, i = [], 0
@@ -302,7 +320,7 @@ def prepare(t, variables):
     """Substitute ${variables} (in the append: header, command lines and expected lines) and
     compile regexes; errors name the transcript line."""
     if t.append is not None:
-        t.append = substitute(t.append, variables, False, t.path, t.append_lineno)
+        t.append = expand_repeats(substitute(t.append, variables, False, t.path, t.append_lineno))
     for step in t.steps:
         if step.keys is not None and "${" in step.typed:
             typed = substitute(step.typed, variables, False, t.path, step.lineno)

@@ -127,6 +127,27 @@ class Header(unittest.TestCase):
         self.assertFalse(t.applies_to("x86_64"))
         self.assertFalse(t.applies_to("arm64-64k-va42"))
 
+    def test_memory(self):
+        t = T.parse("<t>", "presets: all\nmemory: 3M\nrndbits# x\n")
+        self.assertEqual(t.memory, "3M")
+        self.assertIsNone(T.parse("<t>", "presets: all\nrndbits# x\n").memory)
+        with self.assertRaises(T.TranscriptError):
+            T.parse("<t>", "presets: all\nmemory: lots\nrndbits# x\n")
+        argv = M.Machine("x86").command(memory="2M")
+        self.assertEqual(argv[argv.index("-m") + 1], "2M")
+        self.assertEqual(M.memory_variables("3M"), {"memory": "3M", "memory_kib": "3072"})
+
+    def test_boot_block_may_end_with_exit(self):
+        t = T.parse("<t>", "presets: all\n...\nrndbits: kernel panic: x\n[kernel exit 3]\n")
+        self.assertEqual(len(t.steps), 1)
+        self.assertEqual(t.steps[0].exit[:2], ("kernel", 3))
+        with self.assertRaises(T.TranscriptError):
+            T.parse("<t>", "presets: all\nrndbits: ready\n")
+
+    def test_append_repeats(self):
+        t = T.parse("<t>", "presets: all\nappend: <rep ${n-2} ab> x=1\nrndbits# x\n")
+        self.assertEqual(T.prepare(t, {"n": "5"}).append, "ababab x=1")
+
     def test_presets_required(self):
         with self.assertRaises(T.TranscriptError):
             T.parse("<t>", "rndbits# x\n")
