@@ -79,6 +79,12 @@ function(rndbits_write_config_h path preset isa bits page_shift va_bits page_off
     string(APPEND text "#define CONFIG_64BIT 1\n")
   endif()
   string(APPEND text "#define CONFIG_PAGE_SHIFT ${page_shift}\n")
+  # Linux's COMMAND_LINE_SIZE (the NUL included): 1024 on arm, 2048 on arm64 and x86.
+  if(isa STREQUAL "arm")
+    string(APPEND text "#define CONFIG_COMMAND_LINE_SIZE 1024\n")
+  else()
+    string(APPEND text "#define CONFIG_COMMAND_LINE_SIZE 2048\n")
+  endif()
   if(NOT "${va_bits}" STREQUAL "")
     string(APPEND text "#define CONFIG_VA_BITS ${va_bits}\n")
   endif()

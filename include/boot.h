@@ -5,7 +5,9 @@
 #include <types.h>
 
 #define BOOT_MAX_REGIONS 16
-#define BOOT_CMDLINE_MAX 512
+/* Linux's COMMAND_LINE_SIZE for the ISA, its NUL included. A longer command line is refused
+ * from the word the limit cuts on (see boot_set_cmdline), never cut inside a word. */
+#define BOOT_CMDLINE_MAX CONFIG_COMMAND_LINE_SIZE
 #define BOOT_SEED_MAX 64
 
 struct mem_region {
@@ -23,6 +25,11 @@ struct boot_info {
 	unsigned nr_reserved;
 	/* Kernel command line (DTB /chosen bootargs, or multiboot cmdline without the image path). */
 	char cmdline[BOOT_CMDLINE_MAX];
+	/* The firmware's command line was this long (image path and leading blanks left out);
+	 * more than strlen(cmdline) when the tail did not fit and was refused. */
+	size_t cmdline_given;
+	/* The first bytes of a refused tail (from its first word on), for the boot log. */
+	char cmdline_refused[32];
 	/* Firmware-provided entropy (DTB /chosen rng-seed and kaslr-seed), and its name for logs. */
 	uint8_t seed[BOOT_SEED_MAX];
 	unsigned seed_len;
@@ -38,13 +45,18 @@ struct boot_info {
 void boot_add_ram(struct boot_info *bi, phys_addr_t base, uint64_t size);
 void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size);
 /* Copy a command line, dropping a leading image path ("rndbits.elf foo=1" -> "foo=1") when
- * strip_image_path is set, as multiboot loaders prefix it. */
+ * strip_image_path is set, as multiboot loaders prefix it. What does not fit in
+ * BOOT_CMDLINE_MAX - 1 bytes is refused from the start of the word the limit cuts: only whole
+ * words are kept (cmdline_given records the length offered, for the boot log). */
 void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_image_path);
 /* The next blank-separated word of a command line at *p (advancing *p past it): its length, or
  * 0 at the end. */
 size_t cmdline_next_word(const char **p, const char **word);
 /* Look up "key=value" on the command line; returns the value's length or -1 if absent. */
 int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value);
+/* The next "key=value" at or after *pos (advancing *pos past it), to take every occurrence in
+ * order as Linux does: the value's length, or -1 when there is none left. */
+int boot_cmdline_next(const char **pos, const char *key, const char **value);
 
 struct fdt_item;
 /* A property the arch wants from the device tree, handed to found() during boot_parse_dtb's

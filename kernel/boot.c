@@ -27,19 +27,50 @@ void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size)
 	add_region(bi->reserved, &bi->nr_reserved, base, size);
 }
 
+/* How much of a command line of len bytes fits in max bytes as whole words: all of it if it
+ * fits, else up to the last blank before the word the limit cuts (or that starts right at it),
+ * without the blanks in front of that word. */
+static size_t whole_words_within(const char *cmdline, size_t len, size_t max)
+{
+	size_t keep = max;
+
+	if (len <= max)
+		return len;
+	while (keep > 0 && cmdline[keep] != ' ' && cmdline[keep - 1] != ' ')
+		keep--;
+	while (keep > 0 && cmdline[keep - 1] == ' ')
+		keep--;
+	return keep;
+}
+
 void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_image_path)
 {
-	if (!cmdline) {
-		bi->cmdline[0] = '\0';
+	size_t len, keep;
+
+	bi->cmdline[0] = '\0';
+	bi->cmdline_given = 0;
+	bi->cmdline_refused[0] = '\0';
+	if (!cmdline)
 		return;
-	}
 	if (strip_image_path) {
 		while (*cmdline && *cmdline != ' ')
 			cmdline++;
 	}
 	while (*cmdline == ' ')
 		cmdline++;
-	strlcpy(bi->cmdline, cmdline, sizeof(bi->cmdline));
+	len = strlen(cmdline);
+	keep = whole_words_within(cmdline, len, sizeof(bi->cmdline) - 1);
+	memcpy(bi->cmdline, cmdline, keep);
+	bi->cmdline[keep] = '\0';
+	bi->cmdline_given = len;
+	bi->cmdline_refused[0] = '\0';
+	if (keep < len) {
+		const char *tail = cmdline + keep;
+
+		while (*tail == ' ')
+			tail++;
+		strlcpy(bi->cmdline_refused, tail, sizeof(bi->cmdline_refused));
+	}
 }
 
 size_t cmdline_next_word(const char **p, const char **word)
@@ -52,18 +83,25 @@ size_t cmdline_next_word(const char **p, const char **word)
 	return (size_t)(*p - *word);
 }
 
-int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value)
+int boot_cmdline_next(const char **pos, const char *key, const char **value)
 {
 	size_t klen = strlen(key), len;
-	const char *p = bi->cmdline, *word;
+	const char *word;
 
-	while ((len = cmdline_next_word(&p, &word)) != 0) {
+	while ((len = cmdline_next_word(pos, &word)) != 0) {
 		if (len > klen && strncmp(word, key, klen) == 0 && word[klen] == '=') {
 			*value = word + klen + 1;
 			return (int)(len - klen - 1);
 		}
 	}
 	return -1;
+}
+
+int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value)
+{
+	const char *pos = bi->cmdline;
+
+	return boot_cmdline_next(&pos, key, value);
 }
 
 /* The top-level nodes boot_parse_dtb reads properties of, besides the root. */

@@ -56,6 +56,20 @@ static void log_boot_info(const struct boot_info *bi)
 	       bi->cmdline);
 }
 
+/* A command line longer than the kernel takes had its tail refused (boot_set_cmdline): say so,
+ * with where the refused part starts, rather than act on a cut parameter or drop it quietly. */
+static void log_refused_cmdline(const struct boot_info *bi)
+{
+	size_t kept = strlen(bi->cmdline);
+
+	if (bi->cmdline_given <= kept)
+		return;
+	printk("boot: command line too long (%lu bytes, at most %lu): ignoring its last %lu bytes, "
+	       "from \"%s...\"\n", (unsigned long)bi->cmdline_given,
+	       (unsigned long)(BOOT_CMDLINE_MAX - 1), (unsigned long)(bi->cmdline_given - kept),
+	       bi->cmdline_refused);
+}
+
 /* The "rwx" column of the self-test line for every combination of the three access bits. */
 _Static_assert(PT_R == 1 && PT_W == 2 && PT_X == 4, "perm_names is indexed by PT_R|PT_W|PT_X");
 static const char perm_names[8][4] = { "---", "r--", "-w-", "rw-", "--x", "r-x", "-wx", "rwx" };
@@ -155,6 +169,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	printk("\nrndbits: booting %s (%s, %s/%s), build %s\n", CONFIG_PRESET, CONFIG_ISA,
 	       arch_machine_name, arch_cpu_name, RNDBITS_BUILD);
 	log_boot_info(bi);
+	log_refused_cmdline(bi);
 	pmm_init(bi);
 	pmm_get_stats(&st);
 	printk("pmm: %llu frames of %u KiB, %llu used, %llu free\n", (unsigned long long)st.total,

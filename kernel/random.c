@@ -56,26 +56,41 @@ const char *random_source(void)
 	return source;
 }
 
-/* rng.seed=N: the whole stream follows from N, on every preset alike. */
-static bool seed_from_cmdline(const struct boot_info *bi)
+/* One rng.seed value: true with the number in *seed, or a line saying why it is ignored. */
+static bool parse_seed(const char *value, int len, uint64_t *seed)
 {
-	const char *value;
-	int len = boot_cmdline_get(bi, "rng.seed", &value);
 	char digits[24];
-	uint64_t seed;
 
-	if (len < 0)
-		return false;
 	if (len == 0 || len >= (int)sizeof(digits)) {
 		printk("random: ignoring rng.seed: not a number\n");
 		return false;
 	}
 	memcpy(digits, value, (size_t)len);
 	digits[len] = '\0';
-	if (!parse_u64_full(digits, 0, &seed)) {
+	if (!parse_u64_full(digits, 0, seed)) {
 		printk("random: ignoring rng.seed=%s: not a number\n", digits);
 		return false;
 	}
+	return true;
+}
+
+/* rng.seed=N: the whole stream follows from N, on every preset alike. Every occurrence is taken
+ * in order, as Linux applies a repeated parameter, so the last good one wins. */
+static bool seed_from_cmdline(const struct boot_info *bi)
+{
+	const char *pos = bi->cmdline, *value;
+	uint64_t seed = 0, candidate;
+	bool seeded = false;
+	int len;
+
+	while ((len = boot_cmdline_next(&pos, "rng.seed", &value)) >= 0) {
+		if (parse_seed(value, len, &candidate)) {
+			seed = candidate;
+			seeded = true;
+		}
+	}
+	if (!seeded)
+		return false;
 	for (unsigned i = 0; i < 8; i++)
 		pending.bytes[i] = (uint8_t)(seed >> (8 * i));
 	pending_len = 8;

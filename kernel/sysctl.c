@@ -218,6 +218,28 @@ static int cmd_sysctl(int argc, char **argv)
 SHELL_COMMAND(sysctl, "sysctl", "sysctl [-n] [-q] [-w] NAME[=VALUE] | -a   read or set kernel parameters",
 	      cmd_sysctl);
 
+/* One sysctl.NAME=VALUE of the kernel command line, refused in Linux 6.1's words
+ * (process_sysctl_arg). An empty value is refused before the write, as Linux does: as a write
+ * it would change nothing and report success. */
+static void apply_cmdline_param(const char *name, const char *value, size_t vlen)
+{
+	const struct sysctl_entry *e = sysctl_find(name);
+
+	if (!e) {
+		printk("sysctl: Failed to set sysctl parameter '%s=%s': parameter not found\n", name,
+		       value);
+		return;
+	}
+	if (vlen == 0 || sysctl_write(e, 0, value, vlen) < 0) {
+		printk("sysctl: Failed to set sysctl parameter '%s=%s': invalid value; keeping %d\n",
+		       e->name, value, *e->data);
+		return;
+	}
+	printk("sysctl: %s = %d (from the kernel command line)\n", e->name, *e->data);
+}
+
+/* Every sysctl.NAME=VALUE in the order given, as Linux applies them: a repeated name ends with
+ * its last value that was not refused. */
 void sysctl_apply_cmdline(const char *cmdline)
 {
 	const char *p = cmdline, *word;
@@ -241,16 +263,6 @@ void sysctl_apply_cmdline(const char *cmdline)
 		name[nlen] = '\0';
 		memcpy(value, eq + 1, vlen);
 		value[vlen] = '\0';
-		const struct sysctl_entry *e = sysctl_find(name);
-		if (!e) {
-			printk("sysctl: Failed to find %s sysctl (from the kernel command line)\n", name);
-			continue;
-		}
-		long r = sysctl_write(e, 0, value, vlen);
-		if (r < 0)
-			printk("sysctl: Invalid value %s for sysctl %s; keeping %d\n", value, e->name,
-			       *e->data);
-		else
-			printk("sysctl: %s = %d (from the kernel command line)\n", e->name, *e->data);
+		apply_cmdline_param(name, value, vlen);
 	}
 }

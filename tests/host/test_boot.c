@@ -119,6 +119,92 @@ static void test_virt_like_blob(void **state)
 	free(blob);
 }
 
+/* --- command lines longer than BOOT_CMDLINE_MAX - 1 bytes ------------------------------------ */
+
+/* boot_set_cmdline on text of filler bytes ('a', in words of at most 99) up to `at`, then tail:
+ * what is kept, how long the offered line was, where the refused part starts. */
+static void set_long_cmdline(struct boot_info *bi, size_t at, const char *tail, bool strip)
+{
+	static char text[3 * BOOT_CMDLINE_MAX];
+	size_t n = 0;
+
+	if (strip)
+		n += (size_t)sprintf(text, "/boot/rndbits.elf ");
+	size_t start = n;
+	while (n < start + at) {
+		text[n] = (n - start) % 100 == 99 || n + 1 == start + at ? ' ' : 'a';
+		n++;
+	}
+	strcpy(text + n, tail);
+	memset(bi, 0, sizeof(*bi));
+	boot_set_cmdline(bi, text, strip);
+}
+
+/* A line that fits exactly is whole; one byte more and the word the limit cuts is refused,
+ * never applied cut short: the issue's 484 filler bytes and sysctl.vm.mmap_rnd_bits=200 (which
+ * a 511-byte cut turned into =20), here at the real limit. */
+static void test_long_cmdline_refused_from_cut_word(void **state)
+{
+	(void)state;
+	const size_t max = BOOT_CMDLINE_MAX - 1;
+	const char *param = "sysctl.vm.mmap_rnd_bits=200";
+	struct boot_info bi;
+	const char *value;
+
+	assert_true(BOOT_CMDLINE_MAX == 2048); /* arm64's COMMAND_LINE_SIZE (this test's preset) */
+	/* Exactly max bytes: all kept. */
+	set_long_cmdline(&bi, max - strlen(param), param, false);
+	assert_int_equal(strlen(bi.cmdline), max);
+	assert_int_equal(bi.cmdline_given, max);
+	assert_string_equal(bi.cmdline_refused, "");
+	assert_int_equal(boot_cmdline_get(&bi, "sysctl.vm.mmap_rnd_bits", &value), 3);
+	/* One more: the limit falls inside the parameter's last digit. */
+	for (bool strip = false; ; strip = true) {
+		set_long_cmdline(&bi, max - strlen(param) + 1, param, strip);
+		assert_int_equal(bi.cmdline_given, max + 1);
+		assert_int_equal(strlen(bi.cmdline), max - strlen(param)); /* the blank dropped too */
+		assert_int_equal(boot_cmdline_get(&bi, "sysctl.vm.mmap_rnd_bits", &value), -1);
+		assert_string_equal(bi.cmdline_refused, "sysctl.vm.mmap_rnd_bits=200");
+		if (strip)
+			break;
+	}
+	/* The limit right after a whole word (on the blank after it): that word is kept. */
+	set_long_cmdline(&bi, max - strlen(param), "sysctl.vm.mmap_rnd_bits=20 rng.seed=1", false);
+	assert_int_equal(boot_cmdline_get(&bi, "sysctl.vm.mmap_rnd_bits", &value), 2);
+	assert_int_equal(boot_cmdline_get(&bi, "rng.seed", &value), -1);
+	assert_string_equal(bi.cmdline_refused, "rng.seed=1");
+	/* A single word longer than the limit: nothing kept. */
+	memset(&bi, 0, sizeof(bi));
+	char *word = malloc(3 * BOOT_CMDLINE_MAX);
+	memset(word, 'x', 3 * BOOT_CMDLINE_MAX - 1);
+	word[3 * BOOT_CMDLINE_MAX - 1] = '\0';
+	boot_set_cmdline(&bi, word, false);
+	assert_string_equal(bi.cmdline, "");
+	assert_int_equal(bi.cmdline_given, 3 * BOOT_CMDLINE_MAX - 1);
+	assert_int_equal(strlen(bi.cmdline_refused), sizeof(bi.cmdline_refused) - 1);
+	free(word);
+}
+
+/* Every occurrence of a parameter, in order. */
+static void test_cmdline_next_in_order(void **state)
+{
+	(void)state;
+	struct boot_info bi;
+	const char *pos, *value;
+
+	memset(&bi, 0, sizeof(bi));
+	boot_set_cmdline(&bi, "  rng.seed=1 rng.seedx=2 rng.seed= rng.seed=3", false);
+	pos = bi.cmdline;
+	assert_int_equal(boot_cmdline_next(&pos, "rng.seed", &value), 1);
+	assert_memory_equal(value, "1", 1);
+	assert_int_equal(boot_cmdline_next(&pos, "rng.seed", &value), 0);
+	assert_int_equal(boot_cmdline_next(&pos, "rng.seed", &value), 1);
+	assert_memory_equal(value, "3", 1);
+	assert_int_equal(boot_cmdline_next(&pos, "rng.seed", &value), -1);
+	assert_int_equal(boot_cmdline_get(&bi, "rng.seed", &value), 1);
+	assert_memory_equal(value, "1", 1);
+}
+
 /* 1+1 cells, several ranges in one reg, properties in either order; a node without
  * device_type "memory" and one with another name give no RAM. */
 static void test_memory_nodes(void **state)
@@ -265,6 +351,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_virt_like_blob),
+		cmocka_unit_test(test_long_cmdline_refused_from_cut_word),
+		cmocka_unit_test(test_cmdline_next_in_order),
 		cmocka_unit_test(test_memory_nodes),
 		cmocka_unit_test(test_unsupported_cells),
 		cmocka_unit_test(test_chosen_rules),

@@ -18,7 +18,6 @@
 
 /* --- fakes for what random.c calls ----------------------------------------------------------- */
 
-static const char *fake_rng_seed;     /* the value of rng.seed= on the command line, or NULL */
 static uint8_t fake_hw[32];
 static size_t fake_hw_len;
 static uint64_t fake_cycles, fake_cycles_step = 1;
@@ -43,15 +42,6 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 	memcpy(buf, fake_hw, n);
 	*name = n ? "fakehw" : NULL;
 	return n;
-}
-
-int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **value)
-{
-	(void)bi;
-	if (!fake_rng_seed || strcmp(key, "rng.seed") != 0)
-		return -1;
-	*value = fake_rng_seed;
-	return (int)strlen(fake_rng_seed);
 }
 
 int vprintk(const char *fmt, va_list ap)
@@ -81,7 +71,6 @@ static struct boot_info *fresh_boot_info(void)
 
 	memset(&bi, 0, sizeof(bi));
 	bi.seed_source = "dtb rng-seed";
-	fake_rng_seed = NULL;
 	fake_hw_len = 0;
 	fake_cycles_step = 1;
 	return &bi;
@@ -98,7 +87,7 @@ static void test_rng_seed_gives_chacha_stream_of_its_bytes(void **state)
 	struct chacha_rng ref;
 	uint64_t got[DRAWS];
 
-	fake_rng_seed = "0x0123456789abcdef";
+	strcpy(bi->cmdline, "rng.seed=0x0123456789abcdef");
 	boot_and_draw(bi, got);
 	for (unsigned i = 0; i < 8; i++)
 		bytes[i] = (uint8_t)(seed >> (8 * i));
@@ -107,6 +96,22 @@ static void test_rng_seed_gives_chacha_stream_of_its_bytes(void **state)
 		assert_int_equal(got[i], chacha_rng_u64(&ref));
 	assert_string_equal(random_source(), "rng.seed");
 	assert_int_equal(cycle_reads, 0);
+}
+
+/* A repeated rng.seed is taken in order, as Linux applies a repeated parameter: the last good
+ * value wins, and a bad one after it does not undo it. */
+static void test_last_good_rng_seed_wins(void **state)
+{
+	(void)state;
+	struct boot_info *bi = fresh_boot_info();
+	uint64_t got[DRAWS], want[DRAWS];
+
+	strcpy(bi->cmdline, "rng.seed=7");
+	boot_and_draw(bi, want);
+	strcpy(bi->cmdline, "rng.seed=1 quiet rng.seed=7 rng.seed=x7");
+	boot_and_draw(bi, got);
+	assert_memory_equal(got, want, sizeof(got));
+	assert_string_equal(random_source(), "rng.seed");
 }
 
 static void test_same_material_same_stream(void **state)
@@ -179,6 +184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rng_seed_gives_chacha_stream_of_its_bytes),
+		cmocka_unit_test(test_last_good_rng_seed_wins),
 		cmocka_unit_test(test_same_material_same_stream),
 		cmocka_unit_test(test_every_source_is_in_the_key),
 		cmocka_unit_test(test_timer_only_boot),
