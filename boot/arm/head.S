@@ -113,8 +113,90 @@ _start:
 	msr	elr_hyp, r12
 	eret
 1:	cpsid	aif, #ARM_MODE_SVC
+	/* The image (its BSS, boot tables and stacks included) must lie in RAM, which starts at
+	 * ARM_PHYS_OFFSET: with too little (-m 2M puts the load address past RAM's end) stores
+	 * vanish, the boot table reads as zeroes and nothing could report it. One word stored at
+	 * the image's end and read back tells; RAM is one block, so if that word is RAM all is. */
+	adr	r0, .Learly_vectors		@ (virt's store to no RAM is a data abort)
+	mcr	p15, 0, r0, c12, c0, 0		@ VBAR, physical while the MMU is off
+	isb
+	ldr	r5, =__kernel_end - ARM_PV_OFFSET
+	ldr	r6, =0x52414d21			@ "!MAR": any value but 0
+.Lram_probe:
+	str	r6, [r5, #-4]
+	ldr	r7, [r5, #-4]
+	cmp	r6, r7
+	bne	.Lno_ram
 	boot_enable_mmu
 	ldr	pc, =boot_high			@ leave the identity map
+
+/* Vectors until the MMU is on: the probe's data abort means no RAM; anything else is reported
+ * as what it is and stops QEMU with EXIT_EXCEPTION (4). */
+	.balign	32
+.Learly_vectors:
+	.rept	8
+	b	.Learly_exception
+	.endr
+.Learly_exception:
+	sub	r0, lr, #8			@ a data abort's return address is 8 past it
+	adr	r1, .Lram_probe
+	cmp	r0, r1
+	beq	.Lno_ram
+	ldr	r2, =ARM_UART_PA
+	adr	r1, .Learly_msg
+	bl	.Lputs_phys
+	mov	r0, #0x20			@ SYS_EXIT_EXTENDED
+	adr	r1, .Learly_exit_block
+	svc	0x123456
+	b	.Lpower_off
+
+/* RAM ends before the image does: a panic line naming the image's end (r5) on the UART at its
+ * physical address, and power off with EXIT_PANIC through semihosting (PSCI without it). */
+.Lno_ram:
+	ldr	r2, =ARM_UART_PA
+	adr	r1, .Lno_ram_msg
+	bl	.Lputs_phys
+	mov	r6, #28
+2:	lsr	r3, r5, r6			@ the address, 8 hex digits
+	and	r3, r3, #0xf
+	cmp	r3, #10
+	addlo	r3, r3, #'0'
+	addhs	r3, r3, #('a' - 10)
+	str	r3, [r2]
+	subs	r6, r6, #4
+	bpl	2b
+	adr	r1, .Lno_ram_msg_end
+	bl	.Lputs_phys
+	mov	r0, #0x20			@ SYS_EXIT_EXTENDED
+	adr	r1, .Lno_ram_exit_block
+	svc	0x123456
+.Lpower_off:
+	ldr	r0, =0x84000008			@ no semihosting: PSCI SYSTEM_OFF
+	hvc	#0
+3:	wfi
+	b	3b
+
+/* The string at r1 on the UART at r2. Clobbers r1, r3. */
+.Lputs_phys:
+	ldrb	r3, [r1], #1
+	cmp	r3, #0
+	strne	r3, [r2]
+	bne	.Lputs_phys
+	bx	lr
+
+.Lno_ram_msg:
+	.asciz	"\r\nrndbits: kernel panic: arm boot: RAM ends before the kernel image, which needs RAM up to 0x"
+.Lno_ram_msg_end:
+	.asciz	" (give the machine more memory)\r\n"
+	.balign	4
+.Lno_ram_exit_block:
+	.word	0x20026, 3			@ ADP_Stopped_ApplicationExit, EXIT_PANIC
+.Learly_msg:
+	.asciz	"\r\nrndbits: arm: exception before the MMU was on\r\n"
+	.balign	4
+.Learly_exit_block:
+	.word	0x20026, 4			@ ADP_Stopped_ApplicationExit, EXIT_EXCEPTION
+	.ltorg
 
 /* Running at the linked address from here on, in SVC. Each mode's stack, SVC's first: the BSS
  * clearing is set up in UND mode (which banks no register it uses) and runs right after the

@@ -49,6 +49,18 @@ _start:
 	adr	x2, a64_early_vectors
 	msr	vbar_el1, x2
 	isb
+	/* The image (BSS, stacks and boot tables included) must lie in RAM, which starts at
+	 * PHYS_OFFSET: with too little (-m 2M puts the image's load address past RAM's end)
+	 * stores vanish and nothing could report it. One word stored at the image's end and read
+	 * back tells; RAM is one block from PHYS_OFFSET, so if that word is RAM all of it is. */
+	adrp	x4, __kernel_end
+	add	x4, x4, :lo12:__kernel_end
+	ldr	x6, =0x52414d2050524f42		/* "BORP MAR": any value but 0 */
+.Lram_probe:					/* virt: a store to no RAM aborts */
+	stur	x6, [x4, #-8]
+	ldur	x7, [x4, #-8]
+	cmp	x6, x7
+	b.ne	.Lno_ram
 	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: under TCG
 	 * every executed instruction counts, and this loop runs for every line of BSS. BSS is
 	 * never empty (arm64.ld asserts it), so the test can follow the first round;
@@ -155,6 +167,46 @@ _start:
 #endif
 	.balign	4
 
+/* RAM ends before the image does: a panic line naming the image's end (x4), and power off
+ * with EXIT_PANIC through semihosting (PSCI SYSTEM_OFF without it). */
+.Lno_ram:
+	adr	x1, .Lno_ram_msg
+	bl	.Lputs_phys
+	mov	x1, x4
+	bl	.Lputhex_phys
+	adr	x1, .Lno_ram_msg_end
+	bl	.Lputs_phys
+	mov	x0, #0x18			/* SYS_EXIT */
+	adr	x1, .Lno_ram_exit_block
+	hlt	#0xf000
+	mov	x0, #0x0008			/* no semihosting: PSCI SYSTEM_OFF */
+	movk	x0, #0x8400, lsl #16
+	hvc	#0
+1:	wfi
+	b	1b
+.Lno_ram_msg:
+	.asciz	"\r\nrndbits: kernel panic: arm64 boot: RAM ends before the kernel image, which needs RAM up to 0x"
+.Lno_ram_msg_end:
+	.asciz	" (give the machine more memory)\r\n"
+	.balign	8
+.Lno_ram_exit_block:
+	.quad	0x20026, 3			/* ADP_Stopped_ApplicationExit, EXIT_PANIC */
+
+/* x1 as 16 hex digits on the UART, through its physical address. Clobbers x1-x3, x5. */
+.Lputhex_phys:
+	mov	x2, #0x09000000
+	mov	x5, #60
+1:	lsr	x3, x1, x5
+	and	x3, x3, #0xf
+	cmp	x3, #10
+	add	x3, x3, #'0'
+	b.lo	2f
+	add	x3, x3, #('a' - '0' - 10)
+2:	str	w3, [x2]
+	subs	x5, x5, #4
+	b.pl	1b
+	ret
+
 /* The string at x1 on the UART, through its physical address (MMU off). Clobbers x1-x3. */
 .Lputs_phys:
 	mov	x2, #0x09000000
@@ -164,8 +216,9 @@ _start:
 	b	1b
 2:	ret
 
-/* Vectors for the MMU-off stretch: every slot prints a fixed line through the UART's physical
- * address and exits through semihosting with EXIT_EXCEPTION (4). */
+/* Vectors for the MMU-off stretch: the RAM probe's abort goes to .Lno_ram; anything else prints
+ * a fixed line through the UART's physical address and exits through semihosting with
+ * EXIT_EXCEPTION (4). */
 	.balign	2048
 a64_early_vectors:
 	.rept	16
@@ -173,6 +226,10 @@ a64_early_vectors:
 	b	a64_early_exception
 	.endr
 a64_early_exception:
+	mrs	x0, elr_el1			/* the RAM probe's abort: no RAM there */
+	adr	x1, .Lram_probe
+	cmp	x0, x1
+	b.eq	.Lno_ram
 	adr	x1, .Learly_msg
 	bl	.Lputs_phys
 	mov	x0, #0x18			/* SYS_EXIT */

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import time
 
+from . import machine as M
 from . import session as S
 from . import transcript as T
 
@@ -83,29 +84,6 @@ def measure(argv, timeout=60.0):
         os.unlink(log)
 
 
-def _load_offsets(elf_path):
-    """(paddr, vaddr, size) of each PT_LOAD: code run before the MMU is on runs at paddr."""
-    with open(elf_path, "rb") as f:
-        data = f.read(1 << 16)
-    is64 = data[4] == 2
-    end = "<" if data[5] == 1 else ">"
-    if is64:
-        phoff, = struct.unpack_from(end + "Q", data, 0x20)
-        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x36)
-        fmt, fields = end + "IIQQQQQQ", (0, 3, 4, 6)
-    else:
-        phoff, = struct.unpack_from(end + "I", data, 0x1c)
-        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x2a)
-        fmt, fields = end + "IIIIIIII", (0, 2, 3, 5)
-    segs = []
-    for i in range(phnum):
-        ph = struct.unpack_from(fmt, data, phoff + i * phentsize)
-        p_type, vaddr, paddr, memsz = (ph[j] for j in fields)
-        if p_type == 1:
-            segs.append((paddr, vaddr, memsz))
-    return segs
-
-
 class Symbols:
     """Function names for guest addresses, physical load addresses included."""
 
@@ -115,7 +93,7 @@ class Symbols:
         self.syms = [(int(f[0], 16), f[2]) for f in (line.split() for line in out.splitlines())
                      if len(f) >= 3 and f[1] in "tTwW"]
         self.addrs = [a for a, _ in self.syms]
-        self.segs = _load_offsets(elf_path)
+        self.segs = M.load_segments(elf_path)
 
     def name(self, addr):
         for paddr, vaddr, size in self.segs:

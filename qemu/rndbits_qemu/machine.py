@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shlex
+import struct
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MACHINES_DIR = os.path.join(REPO, "qemu", "machines")
@@ -19,6 +20,36 @@ PRESETS_FILE = os.path.join(REPO, "CMakePresets.json")
 REQUIRED = ("binary", "machine", "cpu", "memory", "args", "devices", "image", "symbols",
             "gdb_architecture", "exit_status")
 EXIT_ENCODINGS = ("semihosting", "isa-debug-exit")
+
+
+def load_segments(elf_path):
+    """(paddr, vaddr, size) of each PT_LOAD: code run before the MMU is on runs at paddr."""
+    with open(elf_path, "rb") as f:
+        data = f.read(1 << 16)
+    is64 = data[4] == 2
+    end = "<" if data[5] == 1 else ">"
+    if is64:
+        phoff, = struct.unpack_from(end + "Q", data, 0x20)
+        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x36)
+        fmt, fields = end + "IIQQQQQQ", (0, 3, 4, 6)
+    else:
+        phoff, = struct.unpack_from(end + "I", data, 0x1c)
+        phentsize, phnum = struct.unpack_from(end + "HH", data, 0x2a)
+        fmt, fields = end + "IIIIIIII", (0, 2, 3, 5)
+    segs = []
+    for i in range(phnum):
+        ph = struct.unpack_from(fmt, data, phoff + i * phentsize)
+        p_type, vaddr, paddr, memsz = (ph[j] for j in fields)
+        if p_type == 1:
+            segs.append((paddr, vaddr, memsz))
+    return segs
+
+
+def memory_bytes(m):
+    """QEMU's -m as bytes (a bare number is MiB), or None when it is not a plain size."""
+    units = {"": 1 << 20, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    match = re.match(r"^(\d+)([KMG]?)$", m.upper())
+    return int(match.group(1)) * units[match.group(2)] if match else None
 
 
 def memory_variables(m):
@@ -116,6 +147,7 @@ class Machine:
         gdb: None, or a TCP port for the gdb stub (QEMU starts halted). memory: QEMU's -m
         instead of the description's (a transcript's `memory:` header)."""
         d = self.desc
+        self.check_memory(memory or d["memory"])
         argv = [d["binary"], "-M", d["machine"], "-cpu", d["cpu"], "-m", memory or d["memory"],
                 "-nodefaults", "-display", "none", "-no-reboot", "-serial", serial]
         argv += d["args"]
@@ -128,6 +160,21 @@ class Machine:
             argv += ["-s", "-S"] if int(gdb) == 1234 else ["-gdb", "tcp::%d" % int(gdb), "-S"]
         argv += list(extra)
         return argv
+
+    def check_memory(self, memory):
+        """Refuse a RAM size that ends at or below the image's load address: QEMU would then
+        load the image into no memory and run nothing, so the kernel could not say a word.
+        (RAM that ends inside the image is the kernel's to report: its entry code probes the
+        image's end and stops with a panic line.)"""
+        size = memory_bytes(memory)
+        if size is None or "ram_base" not in self.desc or not os.path.exists(self.image):
+            return
+        ram_end = int(self.desc["ram_base"], 0) + size
+        starts = [paddr for paddr, _, memsz in load_segments(self.image) if memsz]
+        if starts and ram_end <= min(starts):
+            raise MachineError("%s: -m %s ends RAM at %#x, at or below the kernel image's load "
+                               "address %#x: QEMU would run none of it; give more memory"
+                               % (self.preset, memory, ram_end, min(starts)))
 
     def qemu_status(self, kernel_status):
         """QEMU's exit status when the kernel calls arch_poweroff(kernel_status)."""

@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from rndbits_qemu import bootcost  # noqa: E402
+from rndbits_qemu import machine  # noqa: E402
 
 # The floor's prompt loop: the first block falls into the loop, whose head QEMU then translates
 # again as a block of its own (0x40200008), which is why a loop entered by falling in costs its
@@ -85,7 +86,7 @@ class Naming(unittest.TestCase):
         with tempfile.NamedTemporaryFile(suffix=".elf") as f:
             f.write(elf64_with_one_load(self.VADDR, self.PADDR, 0x80000))
             f.flush()
-            self.assertEqual(bootcost._load_offsets(f.name), [(self.PADDR, self.VADDR, 0x80000)])
+            self.assertEqual(machine.load_segments(f.name), [(self.PADDR, self.VADDR, 0x80000)])
 
     def symbols(self):
         s = object.__new__(bootcost.Symbols)  # nm is not needed to test the lookup

@@ -2,6 +2,7 @@
 (no QEMU needed). Run: python3 -m unittest discover -s qemu/tests"""
 
 import os
+import struct
 import sys
 import tempfile
 import unittest
@@ -136,6 +137,26 @@ class Header(unittest.TestCase):
         argv = M.Machine("x86").command(memory="2M")
         self.assertEqual(argv[argv.index("-m") + 1], "2M")
         self.assertEqual(M.memory_variables("3M"), {"memory": "3M", "memory_kib": "3072"})
+
+    def test_memory_below_the_load_address_is_refused(self):
+        self.assertEqual(M.memory_bytes("2M"), 2 << 20)
+        self.assertEqual(M.memory_bytes("2304K"), 2304 << 10)
+        self.assertEqual(M.memory_bytes("128"), 128 << 20)
+        m = M.Machine("arm-vmsplit-3g")
+        with tempfile.NamedTemporaryFile(suffix=".elf", delete=False) as f:
+            # An ELF32 with one PT_LOAD at physical 0x40200000, as the arm image is.
+            ehdr = b"\x7fELF\x01\x01\x01" + bytes(9) + struct.pack("<HHIIIIIHHHHHH", 2, 40, 1,
+                   0x40200000, 52, 0, 0, 52, 32, 1, 0, 0, 0)
+            phdr = struct.pack("<IIIIIIII", 1, 0x1000, 0xc0200000, 0x40200000, 0x1000, 0x1000, 5, 0x1000)
+            f.write(ehdr + phdr)
+        try:
+            m.desc = dict(m.desc, image=f.name)
+            m.build_dir = "/"
+            with self.assertRaises(M.MachineError):
+                m.command(memory="2M")
+            m.command(memory="2304K")   # RAM ends inside the image: the kernel reports it
+        finally:
+            os.unlink(f.name)
 
     def test_boot_block_may_end_with_exit(self):
         t = T.parse("<t>", "presets: all\n...\nrndbits: kernel panic: x\n[kernel exit 3]\n")

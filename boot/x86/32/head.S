@@ -4,6 +4,7 @@
 #include <asm/memory.h>
 #include <asm/multiboot.h>
 #include <asm/processor.h>
+#include <asm/ram_probe.h>
 #include <asm/segment.h>
 
 #define V2P(x) ((x) - PAGE_OFFSET)
@@ -32,6 +33,7 @@ _start:
 	cli
 	cld
 	movl %eax, %esi			/* multiboot magic, for arch_start; EBX keeps the info */
+	x86_ram_probe (__kernel_end - PAGE_OFFSET), PAGE_OFFSET	/* clobbers nothing if it returns */
 
 	/* 4 MiB pages for the boot mapping: identity for the next few instructions, and the
 	 * whole linear map at PAGE_OFFSET (it holds the kernel image, the multiboot data and

@@ -6,6 +6,7 @@
  * enter long mode and call arch_start(magic, info) at the kernel's linked (high) address.
  * arch_mmu_init later replaces these tables with the real ones. */
 #include <asm/memory.h>
+#include <asm/ram_probe.h>
 
 #define MB_MAGIC 0x1BADB002
 #define MB_FLAGS 0x00000003 /* page-align modules, give us the memory map */
@@ -54,6 +55,8 @@ _start:
 	jz	no_long_mode
 	test	$(1 << 20), %edx		/* NX */
 	jz	no_long_mode
+
+	x86_ram_probe (__kernel_end - __START_KERNEL_map), 0
 
 	/* BSS, through its physical address (paging is off). */
 	mov	$(__bss_start - __START_KERNEL_map), %edi
