@@ -63,7 +63,6 @@ void boot_set_cmdline(struct boot_info *bi, const char *cmdline, bool strip_imag
 	memcpy(bi->cmdline, cmdline, keep);
 	bi->cmdline[keep] = '\0';
 	bi->cmdline_given = len;
-	bi->cmdline_refused[0] = '\0';
 	if (keep < len) {
 		const char *tail = cmdline + keep;
 
