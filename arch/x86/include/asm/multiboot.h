@@ -52,9 +52,12 @@ struct multiboot_mmap_entry {
 struct boot_info;
 
 /* Fill bi from the multiboot information at info_pa (reached through __va, so the boot mapping
- * must cover it): RAM below phys_limit (page-rounded inwards), the command line without the
- * image path, and reservations for the information structure, memory map, command line, loader
- * name and modules. Returns 0, or -1 if magic is not the multiboot loader's. */
+ * must cover [0, phys_limit)): RAM below phys_limit (page-rounded inwards), the command line
+ * without the image path, and reservations for the information structure, memory map, command
+ * line, loader name and modules. Nothing is read outside [0, min(phys_limit, 4 GiB)); a field
+ * that points outside it, a map entry or module that contradicts the rest, is refused with one
+ * `multiboot: ignoring ...` line and the parse goes on. Returns 0, or -1 if magic is not the
+ * multiboot loader's. */
 int x86_multiboot_parse(struct boot_info *bi, uint32_t magic, uint32_t info_pa,
 			uint64_t phys_limit);
 /* Bytes of available RAM x86_multiboot_parse left out because they lie at or above phys_limit
