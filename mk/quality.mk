@@ -2,13 +2,17 @@
 #   make lint        cppcheck + clang-tidy over lib/ mm/ kernel/ arch/ (qemu/lint.sh, .clang-tidy)
 #   make fuzz-host   libFuzzer harnesses of tests/fuzz, FUZZ_SECONDS each (default 60)
 #   make fuzz        fuzz-host, then the console fuzzer against every preset in QEMU
-#                    (qemu/fuzz_console.py, FUZZ_LINES per preset, FUZZ_SEED)
+#                    (qemu/fuzz_console.py, FUZZ_LINES per preset, FUZZ_SEED), then the
+#                    system-call fuzzer (fuzz-sys)
+#   make fuzz-sys    user/sysfuzz through qemu/fuzz_sys.py: SYSFUZZ_CALLS calls per ABI (native
+#                    and compat) and user (root and nobody) on SYSFUZZ_PRESETS, one preset per
+#                    ISA plus the compat paths, then SYSFUZZ_ALL_CALLS on every other preset
 # The corpus replay of tests/fuzz (label fuzz-replay) is part of `make test` through CTest.
 FUZZ_SECONDS ?= 60
 export FUZZ_SECONDS
 LINT_PRESETS := arm64-4k-va48 arm-vmsplit-3g x86_64 x86
 
-.PHONY: lint fuzz-host fuzz deps-lint deps-fuzz
+.PHONY: lint fuzz-host fuzz fuzz-sys deps-lint deps-fuzz
 
 deps-lint:
 	@sh qemu/deps.sh cppcheck clang-tidy
@@ -28,6 +32,29 @@ FUZZ_LINES ?= 20000
 FUZZ_SEED ?= 1
 fuzz: fuzz-host images
 	@$(PYTHON) qemu/fuzz_console.py --lines $(FUZZ_LINES) --seed $(FUZZ_SEED)
+	@$(MAKE) --no-print-directory fuzz-sys
+
+# SYSFUZZ_CALLS per ABI and user on the main presets (default 100,000, in runs of 25,000 calls,
+# one seed each from SYSFUZZ_SEED on), SYSFUZZ_ALL_CALLS on the others; SYSFUZZ_FLAGS is passed
+# to sysfuzz -f (x86; e.g. ac,df,tf,nt once TF and NT at syscall entry are handled).
+comma := ,
+empty :=
+space := $(empty) $(empty)
+SYSFUZZ_PRESETS ?= arm-vmsplit-3g arm64-4k-va48 x86 x86_64
+SYSFUZZ_CALLS ?= 100000
+SYSFUZZ_ALL_CALLS ?= 10000
+SYSFUZZ_SEED ?= 1
+SYSFUZZ_FLAGS ?=
+SYSFUZZ_OTHERS = $(filter-out $(SYSFUZZ_PRESETS),$(PRESETS))
+SYSFUZZ_ARGS = --seed $(SYSFUZZ_SEED) $(if $(SYSFUZZ_FLAGS),--flags $(SYSFUZZ_FLAGS))
+fuzz-sys: images
+	@fail=0; \
+	$(PYTHON) qemu/fuzz_sys.py --presets $(subst $(space),$(comma),$(SYSFUZZ_PRESETS)) \
+	  --calls $(SYSFUZZ_CALLS) $(SYSFUZZ_ARGS) || fail=1; \
+	$(if $(SYSFUZZ_OTHERS),$(PYTHON) qemu/fuzz_sys.py \
+	  --presets $(subst $(space),$(comma),$(SYSFUZZ_OTHERS)) --calls $(SYSFUZZ_ALL_CALLS) \
+	  --chunk $(SYSFUZZ_ALL_CALLS) $(SYSFUZZ_ARGS) || fail=1;) \
+	exit $$fail
 
 # make ubsan: arm64-4k-va48 and x86_64 kernels built with RNDBITS_UBSAN=ON (undefined behaviour
 # traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then every

@@ -79,11 +79,13 @@ class SysFuzzer:
         except S.Timeout:
             raise Restart("no prompt after `%s`" % line)
         except S.EarlyExit as e:
-            raise Restart("QEMU exited (status %s) during `%s`" % (e.status, line))
+            out = self.console.pending
+            if not any(f in out for f in FATAL):
+                raise Restart("QEMU exited (status %s) during `%s`" % (e.status, line))
         for f in FATAL:
             if f in out:
                 self.exceptions += 1
-                raise Restart("`%s`: %s" % (line, out[out.index(f):][:3000]))
+                raise Restart("`%s`: %s" % (line, out[out.index(f):][:3000].strip()))
         self.uid_root = out.endswith("# ")
         lines = out.replace("\r", "").split("\n")
         return "\n".join(lines[1:-1])     # without the echoed command and the prompt

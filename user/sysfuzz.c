@@ -299,10 +299,12 @@ static unsigned long kernel_addr(void)
 	};
 #endif
 	unsigned long base = bases[below(sizeof(bases) / sizeof(bases[0]))];
+	unsigned long room;
 
 	if (compat && base < 0xffff0000ul)
 		base = 0xfffff000ul;
-	return base + (one_in(2) ? 0 : below(1u << 24));
+	room = ~0UL - base; /* an offset must not wrap to a user address */
+	return base + (one_in(2) ? 0 : below(room < (1u << 24) ? (unsigned)room + 1 : 1u << 24));
 }
 
 static unsigned long any_user_addr(void)
@@ -475,8 +477,9 @@ static unsigned long random_nr(const struct sysent *table, unsigned n)
 
 	switch (below(20)) {
 	case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10:
+	case 11: case 12:
 		return (unsigned long)table[below(n)].nr;
-	case 11: case 12: case 13: return below(TABLE_SIZE);
+	case 13: return below(TABLE_SIZE);
 	case 14: return TABLE_SIZE + below(600);
 	case 15: return 0xf0000 + below(8); /* arm's private calls; ENOSYS elsewhere */
 	case 16: return 0x40000000 + below(TABLE_SIZE); /* x86_64's x32 bit */
@@ -535,13 +538,19 @@ static void make_args(struct call *c)
 	default:
 		break;
 	}
-	/* Nothing but errors goes to the console: a valid buffer to fd 1 or 2 would print. */
-	if (c->kind == K_WRITE && (uint32_t)a[0] >= 1 && (uint32_t)a[0] <= 2) {
-		static const unsigned long bad[] = { 0, 1, PAGE - 1 };
-		if (one_in(2))
-			a[1] = one_in(2) ? kernel_addr() : bad[below(3)];
-		else
-			a[2] = 0;
+}
+
+/* Nothing may reach the console: a write to fd 1 or 2 gets no bytes or a buffer that cannot be
+ * read in any task of this ABI (the NULL page, the PROT_NONE page, past every task size). */
+static void keep_console_quiet(struct call *c)
+{
+	if (c->kind != K_WRITE || (uint32_t)c->a[0] < 1 || (uint32_t)c->a[0] > 2)
+		return;
+	switch (c->via == VIA_INT80 ? below(2) : below(4)) {
+	case 0: c->a[2] = 0; break;
+	case 1: c->a[1] = below(PAGE); break;
+	case 2: c->a[1] = straddle + below(PAGE); break;
+	default: c->a[1] = task_max + below(PAGE); break;
 	}
 }
 
@@ -624,6 +633,7 @@ static void next_call(struct call *c)
 	if (c->via == VIA_INT80)
 		for (int i = 0; i < 6; i++)
 			c->a[i] = (uint32_t)c->a[i];
+	keep_console_quiet(c);
 }
 
 static long make(const struct call *c)
