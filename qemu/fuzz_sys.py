@@ -33,7 +33,9 @@ from rndbits_qemu import session as S          # noqa: E402
 PROMPTS = ("rndbits# ", "rndbits$ ")
 FATAL = ("rndbits: unexpected kernel exception", "rndbits: kernel panic")
 SUMMARY_RE = re.compile(r"sysfuzz: (ok|FAIL): seed (\d+), (\d+) calls \((\w+), uid (\d+)\), "
-                        r"(\d+) skipped, (\d+) checks; (.*?); digest ([0-9a-f]+)(.*)$")
+                        r"(\d+) skipped, (\d+) checks, (\d+) full VMA tables; (.*?); digest ([0-9a-f]+)(.*)$")
+END_GAME_RE = re.compile(r"\[pid \d+\] sysfuzz: segfault at ([0-9a-f]+) ip ([0-9a-f]+) "
+                         r"\(exec, (not mapped|not executable)\)$")
 
 
 class Restart(Exception):
@@ -101,16 +103,18 @@ class SysFuzzer:
         print("fuzz_sys: " + self.problems[-1], flush=True)
 
     # --- one run ------------------------------------------------------------------------------
-    def fuzz_command(self, abi, seed, calls, trace=False):
+    def fuzz_command(self, abi, seed, calls, trace=False, end_game=False):
         opts = ("-32 " if abi == "compat" else "") + "sysfuzz "
+        if end_game:
+            opts += "-e "
         if self.args.flags:
             opts += "-f %s " % self.args.flags
         if trace:
             opts += "-t 0 "
         return "run %s%d %d" % (opts, seed, calls)
 
-    def one_run(self, abi, user, seed, calls):
-        line = self.fuzz_command(abi, seed, calls)
+    def one_run(self, abi, user, seed, calls, end_game=False):
+        line = self.fuzz_command(abi, seed, calls, end_game=end_game)
         if user == "nobody":
             self.command("su nobody")
         # Time: the slowest preset makes about 2,000 calls a second; allow for a loaded machine.
@@ -125,10 +129,15 @@ class SysFuzzer:
             fig["calls"] += int(m.group(3))
             fig["skipped"] += int(m.group(6))
             fig["checks"] += int(m.group(7))
-            words = m.group(8).split()
+            fig["full VMA tables"] += int(m.group(8))
+            words = m.group(9).split()
             for name, n in zip(words[0::2], words[1::2]):
                 fig[name] += int(n)
-        if not m or m.group(1) != "ok" or lines != [m.group(0)]:
+        expected = [m.group(0)] if m else []
+        if end_game and len(lines) == 3 and END_GAME_RE.match(lines[1]):
+            fig["end games"] += 1
+            expected += [lines[1], "run: sysfuzz: killed by SIGSEGV (status 139)"]
+        if not m or m.group(1) != "ok" or lines != expected:
             fig["failed"] += 1
             self.problem("`%s` as %s:\n    %s" % (line, user, "\n    ".join(lines[-12:])))
             if self.args.trace:
@@ -185,6 +194,16 @@ class SysFuzzer:
                         booted = False
                     done += calls
                     seed += 1
+                # Last, the end game: the process loses its own image and must die cleanly.
+                try:
+                    if not booted:
+                        self.boot()
+                        booted = True
+                    self.one_run(abi, user, seed, 2000, end_game=True)
+                except Restart as e:
+                    self.problem("%s (end game: %s, seed %d, as %s)" % (e, abi, seed, user))
+                    self.figures[(abi, user)]["failed"] += 1
+                    booted = False
         if self.console:
             self.console.kill()
         self.seconds = time.monotonic() - t0
@@ -193,10 +212,12 @@ class SysFuzzer:
     def report(self):
         for (abi, user), f in sorted(self.figures.items()):
             errnos = " ".join("%s %d" % (k, v) for k, v in sorted(f.items())
-                              if k not in ("runs", "calls", "skipped", "checks", "failed"))
+                              if k not in ("runs", "calls", "skipped", "checks", "failed",
+                                           "full VMA tables", "end games"))
             print("fuzz_sys: %-15s %-6s %-6s %7d calls in %3d runs, %5d skipped, %5d checks, "
-                  "%d failed runs; %s" % (self.preset, abi, user, f["calls"], f["runs"],
-                                          f["skipped"], f["checks"], f["failed"], errnos))
+                  "%d full VMA tables, %d end games, %d failed runs; %s"
+                  % (self.preset, abi, user, f["calls"], f["runs"], f["skipped"], f["checks"],
+                     f["full VMA tables"], f["end games"], f["failed"], errnos))
         print("fuzz_sys: %-15s %d boots, %d kernel exceptions, frames used before/after: %s, "
               "%.0f s" % (self.preset, self.boots, self.exceptions,
                           ", ".join("%s/%s" % tuple(x) for x in self.frames), self.seconds),

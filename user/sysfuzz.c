@@ -22,7 +22,15 @@
  *           kernel, so they are opt-in); `-f none` turns them off.
  * -k K      run the periodic checks every K calls.
  * -t FROM   trace: print every call from number FROM on, before it is made (to find the call
- *           that killed a run). */
+ *           that killed a run).
+ * -e        the end game: after the summary, unmap its own image, or map anonymous memory over
+ *           it (by the seed), so that it dies on the next instruction fetch; the kernel must
+ *           report the fault, kill it and give every frame back (the image's shared frames are
+ *           the kernel's own and must stay where they are).
+ *
+ * Now and then (one call in 1,000) it also fills its address space with one-page mappings until
+ * mmap says ENOMEM (the VMA limit), so that the calls up to the next periodic check meet a full
+ * VMA table (splits that cannot be made, brk that cannot grow); the check gives them back. */
 #include <user.h>
 #include <sysnr.h>
 
@@ -164,6 +172,10 @@ static bool compat;
 static unsigned long task_max; /* the largest task size of any preset of this ABI */
 static unsigned long eflags_enabled = X86_AC | X86_DF;
 static unsigned long trace_from = ~0UL;
+
+static unsigned long pressure[300]; /* one-page mappings that fill the VMA table */
+static unsigned npressure;
+static unsigned long npressure_bursts;
 
 static unsigned long ncalls, nskipped, nchecks, nfails;
 static unsigned long counts[135]; /* [0] success, [1..133] errno, [134] anything else */
@@ -793,8 +805,27 @@ static void close_all(void)
 	nfds = 0;
 }
 
+/* Fill the VMA table with one-page mappings until mmap refuses. */
+static void pressure_start(void)
+{
+	npressure_bursts++;
+	while (npressure < sizeof(pressure) / sizeof(pressure[0])) {
+		void *p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		pressure[npressure++] = (unsigned long)p;
+	}
+}
+
+static void pressure_end(void)
+{
+	while (npressure)
+		munmap((void *)pressure[--npressure], PAGE);
+}
+
 static void periodic_check(unsigned long at)
 {
+	pressure_end();
 	nchecks++;
 	if (getpid() != pid0)
 		fail(at, "getpid changed", NULL, 0);
@@ -930,9 +961,9 @@ static void summary(unsigned long seed)
 	size_t n = 0;
 
 	n += (size_t)snprintf(line + n, sizeof(line) - n,
-			      "sysfuzz: %s: seed %lu, %lu calls (%s, uid %u), %lu skipped, %lu checks;",
-			      nfails ? "FAIL" : "ok", seed, ncalls, USER_ABI_NAME, uid0, nskipped,
-			      nchecks);
+			      "sysfuzz: %s: seed %lu, %lu calls (%s, uid %u), %lu skipped, %lu checks, "
+			      "%lu full VMA tables;", nfails ? "FAIL" : "ok", seed, ncalls,
+			      USER_ABI_NAME, uid0, nskipped, nchecks, npressure_bursts);
 	n += (size_t)snprintf(line + n, sizeof(line) - n, " ok %lu", counts[0]);
 	for (unsigned e = 1; e < 135 && n < sizeof(line); e++) {
 		if (!counts[e])
@@ -975,17 +1006,38 @@ static bool parse_flags(const char *s)
 
 static __noreturn void usage(void)
 {
-	printf("usage: sysfuzz [-f ac,df,tf,nt|none] [-k K] [-t FROM] SEED N\n");
+	printf("usage: sysfuzz [-e] [-f ac,df,tf,nt|none] [-k K] [-t FROM] SEED N\n");
 	exit(2);
+}
+
+/* Its own image unmapped or replaced under it: the return from the call fetches from a page that
+ * is gone or not executable, and the process dies there. */
+static __noreturn void end_game(void)
+{
+	unsigned long lo = keep[0].lo, len = keep[0].last + 1 - keep[0].lo;
+
+	if (one_in(2))
+		__syscall(sys_nr(K_MUNMAP), (long)lo, (long)len, 0, 0, 0, 0);
+	else
+		__syscall(sys_nr(K_MMAP), (long)lo, (long)len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	printf("sysfuzz: FAIL: survived the loss of its own image\n");
+	exit(1);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long every = 64;
 	uint64_t seed, n, v;
+	bool end = false;
 	int i;
 
 	for (i = 1; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (strcmp(argv[i], "-e") == 0) {
+			end = true;
+			i--;
+			continue;
+		}
 		if (strcmp(argv[i], "-f") == 0 && parse_flags(argv[i + 1]))
 			continue;
 		if (strcmp(argv[i], "-k") == 0 && parse_u64_full(argv[i + 1], 10, &v) && v)
@@ -1004,6 +1056,8 @@ int main(int argc, char **argv)
 
 	for (unsigned long at = 0; at < n; at++) {
 		struct call c;
+		if (one_in(1000))
+			pressure_start();
 		next_call(&c);
 		if (guarded(&c)) {
 			nskipped++;
@@ -1030,5 +1084,7 @@ int main(int argc, char **argv)
 	if (uid0 == 0)
 		knobs_io(true);
 	summary((unsigned long)seed);
+	if (end && !nfails)
+		end_game();
 	return nfails ? 1 : 0;
 }
