@@ -70,6 +70,69 @@ def minimal_elf(cls, machine, vaddr, etype=2):
     return hdr + phdr + b"\xde\xad\xbe\xef"
 
 
+def build_elf(cls, machine, loads, entry, etype=2, ident=None, phentsize=None, phnum=None,
+              phoff=None, tail=0x200):
+    """An image with the program headers `loads` ((type, flags, offset, vaddr, filesz, memsz)
+    each) right after the ELF header, then `tail` bytes; any header field may be overridden."""
+    eh, ph = (64, 56) if cls == 64 else (52, 32)
+    ident = ident or (b"\x7fELF" + bytes([2 if cls == 64 else 1, 1, 1]) + b"\0" * 9)
+    n = len(loads) if phnum is None else phnum
+    if cls == 64:
+        hdr = struct.pack("<16sHHIQQQIHHHHHH", ident, etype, machine, 1, entry,
+                          eh if phoff is None else phoff, 0, 0, eh, phentsize or ph, n, 64, 0, 0)
+        table = b"".join(struct.pack("<IIQQQQQQ", t, f, o, v, v, fs, ms, 0x1000)
+                         for t, f, o, v, fs, ms in loads)
+    else:
+        hdr = struct.pack("<16sHHIIIIIHHHHHH", ident, etype, machine, 1, entry,
+                          eh if phoff is None else phoff, 0, 0, eh, phentsize or ph, n, 40, 0, 0)
+        table = b"".join(struct.pack("<IIIIIIII", t, o, v, v, fs, ms, f, 0x1000)
+                         for t, f, o, v, fs, ms in loads)
+    return hdr + table + b"\xde" * tail
+
+
+def elf_edges(cls, machine, name):
+    """One image per check of kernel/elf.c, on each side of it where it has two: what the
+    loader refuses, and the nearest image it accepts. Task sizes and page sizes are the
+    harness's (the 32-bit ones include 0xbf000000 and 0xc0000000)."""
+    top32 = 0xbf000000
+    word = (1 << cls) - 1
+    ok = (1, 5, 0, 0x400000, 0x100, 0x2000)
+    e = 0x400000 + 0x80
+    cases = {
+        "ok": ([ok], e, {}),
+        "big-endian": ([ok], e, {"ident": b"\x7fELF" + bytes([cls // 32, 2, 1]) + b"\0" * 9}),
+        "version-0": ([ok], e, {"ident": b"\x7fELF" + bytes([cls // 32, 1, 0]) + b"\0" * 9}),
+        "type-rel": ([ok], e, {"etype": 1}),
+        "type-core": ([ok], e, {"etype": 4}),
+        "phentsize": ([ok], e, {"phentsize": 24}),
+        "phnum-0": ([ok], e, {"phnum": 0}),
+        "phnum-65": ([ok] * 65, e, {}),
+        "phnum-64": ([ok] + [(4, 4, 0, 0, 0, 0)] * 63, e, {}),
+        "phoff-past-end": ([ok], e, {"phoff": 4096}),
+        "phoff-huge": ([ok], e, {"phoff": word}),
+        "table-past-end": ([ok], e, {"phnum": 3, "tail": 0}),
+        "loads-8": ([(1, 5, 0, 0x400000 + i * 0x1000, 0x10, 0x10) for i in range(8)], e, {}),
+        "loads-9": ([(1, 5, 0, 0x400000 + i * 0x1000, 0x10, 0x10) for i in range(9)], e, {}),
+        "memsz-0": ([(1, 5, 0, 0x400000, 0, 0)], e, {}),
+        "filesz-gt-memsz": ([(1, 5, 0, 0x400000, 0x100, 0xff)], e, {}),
+        "filesz-past-end": ([(1, 5, 0, 0x400000, 0x1000, 0x2000)], e, {}),
+        "offset-filesz-wraps": ([(1, 5, word, 0x400000, 2, 0x2000)], e, {}),
+        "vaddr-memsz-wraps": ([(1, 5, 0, word & ~0xfff, 0x100, 0x2000)], e, {}),
+        "end-at-task-size": ([(1, 5, 0, top32 - 0x2000, 0x100, 0x2000)], top32 - 0x1000, {}),
+        "end-past-task-size": ([(1, 5, 0, top32 - 0x2000, 0x100, 0x2001)], top32 - 0x1000, {}),
+        "same-page": ([ok, (1, 6, 0x80, 0x401f00, 0x10, 0x200)], e, {}),
+        "next-page": ([ok, (1, 6, 0x80, 0x402080, 0x10, 0x200)], e, {}),
+        "unsorted": ([(1, 6, 0x80, 0x500080, 0x10, 0x200), ok], e, {}),
+        "no-load": ([(4, 4, 0, 0, 0x10, 0x10)], e, {}),
+        "entry-at-lo": ([ok], 0x400000, {}),
+        "entry-at-hi": ([ok], 0x402000, {}),
+        "entry-below": ([ok], 0x3fffff, {}),
+        "incongruent": ([(1, 5, 0, 0x400010, 0x100, 0x2000)], e, {}),
+    }
+    for case, (loads, entry, kw) in sorted(cases.items()):
+        write("elf", "edge-%s-%s" % (name, case), build_elf(cls, machine, loads, entry, **kw))
+
+
 def elf(build):
     seen = set()
     for preset in ("arm64-4k-va48", "x86_64", "x86", "arm-vmsplit-3g"):
@@ -90,6 +153,8 @@ def elf(build):
                                (32, 3, "i386")):
         write("elf", "min-%s-exec" % name, minimal_elf(cls, machine, 0x400000))
         write("elf", "min-%s-dyn" % name, minimal_elf(cls, machine, 0, etype=3))
+    for cls, machine, name in ((64, 183, "aarch64"), (32, 40, "arm")):
+        elf_edges(cls, machine, name)
 
 
 # --- fdt: QEMU's virt device trees (packed), and small hand-written ones. -----------------------
