@@ -28,6 +28,9 @@
  *           report the fault, kill it and give every frame back (the image's shared frames are
  *           the kernel's own and must stay where they are).
  *
+ * One call in sixteen is made with a bad stack pointer (NULL, unaligned, the kernel half,
+ * non-canonical, a PROT_NONE page, the end of the address space): user/arch/<abi>/sysfuzz_entry.S.
+ *
  * Now and then (one call in 1,000) it also fills its address space with one-page mappings until
  * mmap says ENOMEM (the VMA limit), so that the calls up to the next periodic check meet a full
  * VMA table (splits that cannot be made, brk that cannot grow); the check gives them back. */
@@ -129,14 +132,17 @@ long __syscall_flags(unsigned long set, long nr, long a, long b, long c, long d,
 #if defined(__x86_64__)
 long __syscall_int80(long nr, long a, long b, long c, long d, long e, long f);
 #endif
+/* user/arch/<abi>/sysfuzz_entry.S: the call made with the stack pointer set to sp. */
+long __syscall_sp(unsigned long sp, long nr, long a, long b, long c, long d, long e, long f);
 
-enum entry { VIA_SYSCALL, VIA_FLAGS, VIA_INT80 };
+enum entry { VIA_SYSCALL, VIA_FLAGS, VIA_INT80, VIA_BAD_SP };
 
 struct call {
 	unsigned long nr, a[6];
 	enum kind kind;
 	enum entry via;
 	unsigned long eflags;
+	unsigned long sp;  /* VIA_BAD_SP: the stack pointer at the call */
 	bool must_refuse; /* the range alone makes Linux refuse it (allowed over keep ranges) */
 	bool into_rodata; /* a read() whose buffer is in the read-only image */
 };
@@ -218,8 +224,8 @@ static void fail(unsigned long at, const char *what, const struct call *c, long 
 	if (c)
 		snprintf(line, sizeof(line), "call %lu nr %ld (%lx %lx %lx %lx %lx %lx)%s = %ld: %s",
 			 at, (long)c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5],
-			 c->via == VIA_INT80 ? " int80" : c->via == VIA_FLAGS ? " flags" : "",
-			 r, what);
+			 c->via == VIA_INT80 ? " int80" : c->via == VIA_FLAGS ? " flags" :
+			 c->via == VIA_BAD_SP ? " bad-sp" : "", r, what);
 	else
 		snprintf(line, sizeof(line), "after call %lu: %s", at, what);
 	if (nfails++ == 0)
@@ -633,6 +639,19 @@ static void next_call(struct call *c)
 		while (!c->eflags);
 	}
 #endif
+	/* The stack pointer at entry: NULL, unaligned, the kernel half, non-canonical, the
+	 * PROT_NONE page, the end of the address space. */
+	if (c->via == VIA_SYSCALL && one_in(16)) {
+		static const unsigned long odd[] = { 0, 1, 8, (unsigned long)1 << (sizeof(long) * 8 - 1),
+						     ~0UL, ~0UL - 15 };
+		c->via = VIA_BAD_SP;
+		switch (below(4)) {
+		case 0: c->sp = odd[below(sizeof(odd) / sizeof(odd[0]))]; break;
+		case 1: c->sp = kernel_addr(); break;
+		case 2: c->sp = straddle + PAGE / 2; break;
+		default: c->sp = task_max - below(64); break;
+		}
+	}
 	/* A number with high bits whose low half names a call: the kernel may cut it as Linux does
 	 * (x86_64), so it would be that call unguarded. Drawn again. */
 	do
@@ -652,6 +671,8 @@ static long make(const struct call *c)
 {
 	const long *a = (const long *)c->a;
 
+	if (c->via == VIA_BAD_SP)
+		return __syscall_sp(c->sp, (long)c->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 #if defined(__i386__) || defined(__x86_64__)
 	if (c->via == VIA_FLAGS)
 		return __syscall_flags(c->eflags, (long)c->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -1066,7 +1087,8 @@ int main(int argc, char **argv)
 		if (at >= trace_from)
 			printf("sysfuzz: #%lu nr %ld (%lx %lx %lx %lx %lx %lx)%s\n", at, (long)c.nr,
 			       c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5],
-			       c.via == VIA_INT80 ? " int80" : c.via == VIA_FLAGS ? " flags" : "");
+			       c.via == VIA_INT80 ? " int80" : c.via == VIA_FLAGS ? " flags" :
+			       c.via == VIA_BAD_SP ? " bad-sp" : "");
 		long r = make(&c);
 		ncalls++;
 		count(&c, r);

@@ -4,7 +4,10 @@
  *   the system call with the RFLAGS bits in `set` (AC, DF, TF, NT) turned on at the `syscall`
  *   instruction, and off again right after it returns: the kernel must not trust user flags.
  * long __syscall_int80(long nr, long a, long b, long c, long d, long e, long f)
- *   `int $0x80` from 64-bit code: Linux serves it with the ia32 table and 32-bit arguments. */
+ *   `int $0x80` from 64-bit code: Linux serves it with the ia32 table and 32-bit arguments.
+ * long __syscall_sp(unsigned long sp, long nr, long a, long b, long c, long d, long e, long f)
+ *   the system call made with the stack pointer set to sp (NULL, non-canonical, the kernel
+ *   half...): the kernel must neither use it nor trip over it on the way back. */
 #define FLAGS_FUZZED 0x44500	/* AC (bit 18), NT (14), DF (10), TF (8) */
 
 	.text
@@ -47,5 +50,26 @@ __syscall_int80:
 	popq	%rbx
 	ret
 	.size	__syscall_int80, . - __syscall_int80
+
+	.globl	__syscall_sp
+	.hidden	__syscall_sp
+	.type	__syscall_sp, @function
+__syscall_sp:
+	pushq	%rbx			/* callee-saved: holds the real stack pointer meanwhile */
+	movq	%rsp, %rbx
+	movq	%rsi, %rax		/* nr */
+	movq	%rdi, %r11		/* the stack pointer to use; syscall overwrites r11 anyway */
+	movq	%rdx, %rdi
+	movq	%rcx, %rsi
+	movq	%r8, %rdx
+	movq	%r9, %r10
+	movq	16(%rsp), %r8		/* e and f, above the return address and rbx */
+	movq	24(%rsp), %r9
+	movq	%r11, %rsp
+	syscall
+	movq	%rbx, %rsp
+	popq	%rbx
+	ret
+	.size	__syscall_sp, . - __syscall_sp
 
 	.section .note.GNU-stack, "", @progbits
