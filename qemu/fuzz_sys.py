@@ -35,7 +35,8 @@ FATAL = ("rndbits: unexpected kernel exception", "rndbits: kernel panic")
 SUMMARY_RE = re.compile(r"sysfuzz: (ok|FAIL): seed (\d+), (\d+) calls \((\w+), uid (\d+)\), "
                         r"(\d+) skipped, (\d+) checks, (\d+) full VMA tables; (.*?); digest ([0-9a-f]+)(.*)$")
 END_GAME_RE = re.compile(r"\[pid \d+\] sysfuzz: segfault at ([0-9a-f]+) ip ([0-9a-f]+) "
-                         r"\(exec, (not mapped|not executable)\)$")
+                         r"\((exec, not mapped|exec, not executable|read, not mapped|"
+                         r"write, not mapped)\)$")
 
 
 class Restart(Exception):

@@ -23,8 +23,8 @@
  * -k K      run the periodic checks every K calls.
  * -t FROM   trace: print every call from number FROM on, before it is made (to find the call
  *           that killed a run).
- * -e        the end game: after the summary, unmap its own image, or map anonymous memory over
- *           it (by the seed), so that it dies on the next instruction fetch; the kernel must
+ * -e        the end game: after the summary, unmap its own image, map anonymous memory over
+ *           it, or unmap its stack (by the seed), so that it dies at once; the kernel must
  *           report the fault, kill it and give every frame back (the image's shared frames are
  *           the kernel's own and must stay where they are).
  *
@@ -1031,17 +1031,26 @@ static __noreturn void usage(void)
 	exit(2);
 }
 
-/* Its own image unmapped or replaced under it: the return from the call fetches from a page that
- * is gone or not executable, and the process dies there. */
+/* Its own image unmapped or replaced under it (the return from the call fetches from a page that
+ * is gone or not executable), or its stack unmapped (the next push or pop faults): the process
+ * dies there. */
 static __noreturn void end_game(void)
 {
 	unsigned long lo = keep[0].lo, len = keep[0].last + 1 - keep[0].lo;
 
-	if (one_in(2))
+	switch (below(3)) {
+	case 0:
 		__syscall(sys_nr(K_MUNMAP), (long)lo, (long)len, 0, 0, 0, 0);
-	else
+		break;
+	case 1:
 		__syscall(sys_nr(K_MMAP), (long)lo, (long)len, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		break;
+	default:
+		__syscall(sys_nr(K_MUNMAP), (long)keep[1].lo, (long)(keep[1].last + 1 - keep[1].lo),
+			  0, 0, 0, 0);
+		break;
+	}
 	printf("sysfuzz: FAIL: survived the loss of its own image\n");
 	exit(1);
 }
