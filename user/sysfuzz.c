@@ -912,10 +912,13 @@ static void knobs_io(bool put_back)
 	}
 }
 
-static bool set_up(void)
+static bool set_up(int argc, char **argv)
 {
-	char here;
-	unsigned long sp = (unsigned long)&here;
+	/* The kernel puts the argument strings at the very top of the stack (kernel/exec.c), the
+	 * last one highest; the stack VMA is the 128 KiB below that top. */
+	const char *last = argv[argc - 1];
+	unsigned long stack_top = (unsigned long)last + strlen(last) + 1;
+	unsigned long top_page = page_down(stack_top + PAGE - 1);
 
 	compat = strcmp(USER_ABI_NAME, "aarch32") == 0 || strcmp(USER_ABI_NAME, "ia32") == 0;
 #if defined(__aarch64__)
@@ -933,9 +936,7 @@ static bool set_up(void)
 		scratch.before[i] = scratch.after[i] = CANARY;
 	keep[0] = (struct range){ (unsigned long)__image_start,
 				  ((unsigned long)__image_end + PAGE - 1) / PAGE * PAGE - 1 };
-	/* The stack VMA is 128 KiB (kernel/exec.c), and sp is somewhere in it. */
-	keep[1] = (struct range){ page_down(sp) - (128u << 10) - PAGE,
-				  page_down(sp) + (128u << 10) + 2 * PAGE - 1 };
+	keep[1] = (struct range){ top_page - (128u << 10) - PAGE, top_page - 1 };
 
 	char *w = mmap(NULL, WINDOW_PAGES * PAGE, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1042,7 +1043,7 @@ static __noreturn void end_game(void)
 	unsigned pick = below(3);
 	char here;
 	/* The page sp is in and the one below: inside the stack VMA, which may end at the task
-	 * size (keep[1] reaches past it, and a range past the task size is refused). */
+	 * size. */
 	unsigned long sp_page = page_down((unsigned long)&here);
 
 	switch (pick) {
@@ -1087,7 +1088,7 @@ int main(int argc, char **argv)
 	    !parse_u64_full(argv[i + 1], 10, &n))
 		usage();
 	rng_state = seed;
-	if (!set_up())
+	if (!set_up(argc, argv))
 		return 1;
 
 	for (unsigned long at = 0; at < n; at++) {
