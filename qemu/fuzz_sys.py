@@ -14,6 +14,8 @@ per chunk of C calls, so a failure names a short, reproducible run). After every
   - `free` shows exactly the frames used before (after a warm-up run of each ABI);
   - `sysctl -a` shows exactly the values before (nobody cannot change them; root's random writes
     are put back by the program itself).
+With `--flags` holding tf, a run may also end by SIGTRAP at its first flagged call (a #DB line,
+then `killed by SIGTRAP`): TF asks for a single-step trap after the call, as on Linux.
 A failed run is replayed with `-t 0` when --trace is given, to show the last calls before it
 died. Figures per preset and ABI at the end (calls, skipped, per-errno counts); exit status 1 on
 any problem. Logs (the whole console) in build/fuzz-sys/<preset>.log.
@@ -34,6 +36,7 @@ PROMPTS = ("rndbits# ", "rndbits$ ")
 FATAL = ("rndbits: unexpected kernel exception", "rndbits: kernel panic")
 SUMMARY_RE = re.compile(r"sysfuzz: (ok|FAIL): seed (\d+), (\d+) calls \((\w+), uid (\d+)\), "
                         r"(\d+) skipped, (\d+) checks, (\d+) full VMA tables; (.*?); digest ([0-9a-f]+)(.*)$")
+TRAP_RE = re.compile(r"\[pid \d+\] sysfuzz: #DB.* ip [0-9a-f]+$")
 END_GAME_RE = re.compile(r"\[pid \d+\] sysfuzz: segfault at ([0-9a-f]+) ip ([0-9a-f]+) "
                          r"\((exec, not mapped|exec, not executable|read, not mapped|"
                          r"write, not mapped)\)$")
@@ -135,6 +138,11 @@ class SysFuzzer:
             for name, n in zip(words[0::2], words[1::2]):
                 fig[name] += int(n)
         expected = [m.group(0)] if m else []
+        if "tf" in self.args.flags.split(",") and not m and len(lines) == 2 and \
+                TRAP_RE.match(lines[0]) and lines[1] == "run: sysfuzz: killed by SIGTRAP (status 133)":
+            # TF set at entry asks for a single-step trap after the call: Linux sends SIGTRAP.
+            fig["single-step deaths"] += 1
+            return self.after_run(line, user)
         if end_game and len(lines) == 3 and END_GAME_RE.match(lines[1]):
             fig["end games"] += 1
             expected += [lines[1], "run: sysfuzz: killed by SIGSEGV (status 139)"]
@@ -143,6 +151,9 @@ class SysFuzzer:
             self.problem("`%s` as %s:\n    %s" % (line, user, "\n    ".join(lines[-12:])))
             if self.args.trace:
                 self.trace(abi, user, seed, calls)
+        self.after_run(line, user)
+
+    def after_run(self, line, user):
         used = self.frames_used()
         if used != self.baseline_used:
             self.problem("after `%s` as %s: %d frames used, %d before"
@@ -214,11 +225,13 @@ class SysFuzzer:
         for (abi, user), f in sorted(self.figures.items()):
             errnos = " ".join("%s %d" % (k, v) for k, v in sorted(f.items())
                               if k not in ("runs", "calls", "skipped", "checks", "failed",
-                                           "full VMA tables", "end games"))
+                                           "full VMA tables", "end games",
+                                           "single-step deaths"))
             print("fuzz_sys: %-15s %-6s %-6s %7d calls in %3d runs, %5d skipped, %5d checks, "
-                  "%d full VMA tables, %d end games, %d failed runs; %s"
+                  "%d full VMA tables, %d end games, %d single-step deaths, %d failed runs; %s"
                   % (self.preset, abi, user, f["calls"], f["runs"], f["skipped"], f["checks"],
-                     f["full VMA tables"], f["end games"], f["failed"], errnos))
+                     f["full VMA tables"], f["end games"], f["single-step deaths"], f["failed"],
+                     errnos))
         print("fuzz_sys: %-15s %d boots, %d kernel exceptions, frames used before/after: %s, "
               "%.0f s" % (self.preset, self.boots, self.exceptions,
                           ", ".join("%s/%s" % tuple(x) for x in self.frames), self.seconds),
