@@ -9,6 +9,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <sysctl.h>
 
@@ -42,12 +43,10 @@ static bool access_ok(const struct mm *mm, uint64_t uaddr, uint64_t len)
 	return uaddr + len >= uaddr && uaddr + len <= mm->geo.task_size;
 }
 
-/* strncpy_from_user into out (size bytes), then cleaned up relative to "/" (the only cwd):
- * duplicate slashes and "." components go; a trailing slash is reported (a file named so is
- * ENOTDIR). -EFAULT for an unreadable name, -ENAMETOOLONG at PATH_MAX, -ENOENT for "". */
-static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size, bool *trailing_slash)
+/* strncpy_from_user into raw (FD_PATH_MAX bytes): -EFAULT for an unreadable name,
+ * -ENAMETOOLONG at PATH_MAX, -ENOENT for "" or a name longer than any that exists here. */
+static long copy_path(struct mm *mm, uint64_t upath, char *raw)
 {
-	char raw[FD_PATH_MAX];
 	size_t n = 0;
 
 	for (;; n++) {
@@ -58,17 +57,32 @@ static long copy_path(struct mm *mm, uint64_t upath, char *out, size_t size, boo
 			return -EFAULT;
 		if (c == '\0')
 			break;
-		if (n < sizeof(raw) - 1)
+		if (n < FD_PATH_MAX - 1)
 			raw[n] = c;
 	}
 	/* Below PATH_MAX but longer than any name here: nothing by that name exists. */
-	if (n >= sizeof(raw) - 1 || n == 0)
+	if (n >= FD_PATH_MAX - 1 || n == 0)
 		return -ENOENT;
 	raw[n] = '\0';
-	*trailing_slash = raw[n - 1] == '/';
+	return 0;
+}
+
+/* The absolute, cleaned-up form of path as seen from the directory dir (an absolute path
+ * itself): duplicate slashes and "." components go; a trailing slash is reported (a file named
+ * so is ENOTDIR). -ENOENT when the result is longer than any name that exists here. */
+static long resolve_path(const char *dir, const char *path, char *out, size_t size,
+			 bool *trailing_slash)
+{
+	char joined[2 * FD_PATH_MAX];
+
+	if (path[0] == '/')
+		strlcpy(joined, path, sizeof(joined));
+	else
+		snprintf(joined, sizeof(joined), "%s/%s", dir, path);
+	*trailing_slash = path[strlen(path) - 1] == '/';
 
 	size_t o = 0;
-	for (const char *s = raw; *s;) {
+	for (const char *s = joined; *s;) {
 		while (*s == '/')
 			s++;
 		const char *end = s;
@@ -127,16 +141,50 @@ static long lookup(const char *path, bool trailing_slash, unsigned uid, unsigned
 	return r < 0 ? r : -ENOENT;
 }
 
+static struct file *file_of(struct fd_table *t, long fd)
+{
+	struct file *files = t->files;
+
+	if (fd < FD_FIRST || fd >= FD_MAX || !files[fd].used)
+		return NULL;
+	return &files[fd];
+}
+
+/* Where openat's relative path starts: "/" (every process's cwd) for AT_FDCWD, else the
+ * directory dirfd names; an absolute path ignores dirfd, as on Linux. The errors are those of
+ * Linux's path walk: -EBADF for a descriptor that is not open, -ENOTDIR for one that is not a
+ * directory (the console's 0-2 included). */
+static long start_dir(struct fd_table *t, long dirfd, const char *path, const char **dir)
+{
+	*dir = "/";
+	if (path[0] == '/' || dirfd == AT_FDCWD)
+		return 0;
+	if (dirfd >= 0 && dirfd < FD_FIRST)
+		return -ENOTDIR;
+	struct file *f = file_of(t, dirfd);
+	if (!f)
+		return -EBADF;
+	if (!f->dir)
+		return -ENOTDIR;
+	*dir = f->path;
+	return 0;
+}
+
 long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsigned long flags)
 {
 	struct file *files = t->files;
-	char path[FD_PATH_MAX];
+	char raw[FD_PATH_MAX], path[FD_PATH_MAX];
 	bool trailing_slash = false;
-	long err = copy_path(mm, upath, path, sizeof(path), &trailing_slash);
+	long err = copy_path(mm, upath, raw);
 
 	if (err)
 		return err;
-	(void)dirfd; /* paths are resolved against "/", the cwd of every process */
+	const char *dir;
+	err = start_dir(t, dirfd, raw, &dir);
+	if (!err)
+		err = resolve_path(dir, raw, path, sizeof(path), &trailing_slash);
+	if (err)
+		return err;
 	unsigned acc = (unsigned)(flags & O_ACCMODE);
 	long kind = lookup(path, trailing_slash, current_uid(), acc);
 	if (kind < 0)
@@ -155,21 +203,14 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 	return -EMFILE;
 }
 
-static struct file *file_of(struct fd_table *t, long fd)
-{
-	struct file *files = t->files;
-
-	if (fd < FD_FIRST || fd >= FD_MAX || !files[fd].used)
-		return NULL;
-	return &files[fd];
-}
-
 long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count)
 {
 	char text[FILE_TEXT_MAX];
 
+	/* Linux's read checks the buffer (access_ok) before the file's own read, so even the
+	 * console's empty fd 0 refuses a kernel or wrapping buffer. */
 	if (fd == 0)
-		return 0;
+		return access_ok(mm, ubuf, count) ? 0 : -EFAULT;
 	struct file *f = file_of(t, fd);
 	if (!f || f->acc == O_WRONLY)
 		return -EBADF;

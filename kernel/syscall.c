@@ -110,6 +110,18 @@ static uint64_t arg(const struct trap_info *ti, unsigned i)
 	return ti->compat ? (uint32_t)v : v;
 }
 
+/* A file descriptor argument: Linux declares it `unsigned int fd` (openat's directory `int
+ * dfd`), so only the low 32 bits of the register count, for 64-bit tasks too. */
+static long fd_arg(const struct trap_info *ti, unsigned i)
+{
+	return (long)(uint32_t)arg(ti, i);
+}
+
+static long dirfd_arg(const struct trap_info *ti, unsigned i)
+{
+	return (long)(int32_t)(uint32_t)arg(ti, i);
+}
+
 /* What a syscall returns to a task: errors as -errno in the task's own width. */
 static long dispatch(struct trap_info *ti, struct process *p, unsigned long nr)
 {
@@ -118,15 +130,15 @@ static long dispatch(struct trap_info *ti, struct process *p, unsigned long nr)
 	if (nr == SYSNR(ti, exit) || nr == SYSNR(ti, exit_group))
 		arch_user_exit((long)(arg(ti, 0) & 0xff));
 	if (nr == SYSNR(ti, write))
-		return sys_write(p, (unsigned long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
+		return sys_write(p, (unsigned long)fd_arg(ti, 0), arg(ti, 1), arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, read))
-		return fd_read(mm, &p->files, (long)arg(ti, 0), arg(ti, 1), arg(ti, 2));
+		return fd_read(mm, &p->files, fd_arg(ti, 0), arg(ti, 1), arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, open))
 		return fd_open(mm, &p->files, AT_FDCWD, arg(ti, 0), (unsigned long)arg(ti, 1));
 	if ((long)nr == FD_SYSNR(ti, openat))
-		return fd_open(mm, &p->files, (long)arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2));
+		return fd_open(mm, &p->files, dirfd_arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2));
 	if ((long)nr == FD_SYSNR(ti, close))
-		return fd_close(&p->files, (long)arg(ti, 0));
+		return fd_close(&p->files, fd_arg(ti, 0));
 	if (nr == SYSNR(ti, getpid))
 		return p->pid;
 	if (nr == SYSNR(ti, brk))

@@ -122,11 +122,52 @@ static void test_release_closes_everything(void **state)
 	fd_table_release(&files);
 }
 
+/* openat's dirfd counts only for a relative path, as in Linux's path walk: AT_FDCWD is "/",
+ * a directory descriptor is where the walk starts, anything else is EBADF (not open) or
+ * ENOTDIR (open, but not a directory: the console's 0-2 too). An absolute path ignores it. */
+static void test_openat_dirfd(void **state)
+{
+	(void)state;
+	uid = UID_ROOT;
+	fd_table_init(&files);
+	long dir = fd_open(&mm, &files, AT_FDCWD, user("/proc/sys/vm"), 0);
+	assert_int_equal(dir, 3);
+	assert_int_equal(fd_open(&mm, &files, dir, user("mmap_rnd_bits"), 0), 4);
+	assert_int_equal(fd_open(&mm, &files, dir, user("./mmap_rnd_bits"), 0), 5);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("proc/sys/vm/mmap_rnd_bits"), 0), 6);
+	assert_int_equal(fd_open(&mm, &files, -1, user("proc/sys/vm/mmap_rnd_bits"), 0), -EBADF);
+	assert_int_equal(fd_open(&mm, &files, 9, user("mmap_rnd_bits"), 0), -EBADF);
+	assert_int_equal(fd_open(&mm, &files, 4, user("mmap_rnd_bits"), 0), -ENOTDIR);
+	assert_int_equal(fd_open(&mm, &files, 1, user("mmap_rnd_bits"), 0), -ENOTDIR);
+	assert_int_equal(fd_open(&mm, &files, -1, user(KNOB_PATH), 0), 7);
+	/* The name is copied and checked first: an empty one is ENOENT whatever dirfd is. */
+	assert_int_equal(fd_open(&mm, &files, -1, user(""), 0), -ENOENT);
+	fd_table_release(&files);
+}
+
+/* read(2) checks the buffer before the file reads anything (vfs_read's access_ok): the
+ * console's fd 0, an empty file, still refuses a buffer outside the task. */
+static void test_read_checks_buffer_first(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	fd_table_init(&files);
+	assert_int_equal(fd_read(&mm, &files, 0, user(buf), sizeof(buf)), 0);
+	mm.geo.task_size = 0x1000;
+	assert_int_equal(fd_read(&mm, &files, 0, 0x800, 0x1000), -EFAULT);
+	assert_int_equal(fd_read(&mm, &files, 0, UINT64_MAX - 4, 8), -EFAULT);
+	mm.geo.task_size = UINT64_MAX;
+	fd_table_release(&files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_checks_permission_before_position),
 		cmocka_unit_test(test_release_closes_everything),
+		cmocka_unit_test(test_openat_dirfd),
+		cmocka_unit_test(test_read_checks_buffer_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
