@@ -113,6 +113,15 @@ static int next_byte(void)
 	return arch_console_getc();
 }
 
+/* Give back the byte next_byte() just returned: it is read again first. There is always room,
+ * since that byte left the ring or came from the UART while the ring was empty. */
+static void unread_byte(int c)
+{
+	typeahead_head = (typeahead_head + sizeof(typeahead) - 1) % sizeof(typeahead);
+	typeahead[typeahead_head] = (char)c;
+	typeahead_len++;
+}
+
 static int wait_byte(void)
 {
 	int c;
@@ -143,13 +152,17 @@ static void erase_chars(size_t n)
 		console_puts("\b \b");
 }
 
-/* Swallow an escape sequence (arrow keys and the like): ESC [ params final, or ESC O x. */
+/* After an ESC: swallow the escape sequence an arrow or function key sends (ESC [ params final,
+ * or ESC O x). A byte that does not start one follows a lone Escape key press; it is given back
+ * to be handled as typed, not eaten with the ESC. */
 static void skip_escape_sequence(void)
 {
 	int c = wait_byte();
 
-	if (c != '[' && c != 'O')
+	if (c != '[' && c != 'O') {
+		unread_byte(c);
 		return;
+	}
 	do {
 		c = wait_byte();
 	} while (c >= 0x20 && c < 0x40);

@@ -121,8 +121,9 @@ LINE_MAX = 255     # the console's line limit: further characters are swallowed,
 def edited_line(keys):
     """What the console line shows after typing `keys` into kernel/console.c's line editor
     (without the prompt): backspace/DEL erase one character, Ctrl-U the whole line, Ctrl-C shows
-    ^C, TAB is a blank, escape sequences and other control bytes are ignored, and past LINE_MAX
-    characters the rest of the line is swallowed (backspace no longer erases)."""
+    ^C, TAB is a blank, escape sequences (ESC [ ... final, ESC O x), a lone ESC and other control
+    bytes are ignored, and past LINE_MAX characters the rest of the line is swallowed (backspace
+    no longer erases)."""
     line, overflow, i = [], False, 0
     while i < len(keys):
         c = chr(keys[i])
@@ -137,9 +138,9 @@ def edited_line(keys):
         elif c in "\x08\x7f":
             if line and not overflow:
                 line.pop()
-        elif c == "\x1b":                      # ESC x, ESC O x, ESC [ params final
-            i += 1
-            if i <= len(keys) and chr(keys[i - 1]) in "[O":
+        elif c == "\x1b":                      # ESC O x, ESC [ params final; a lone ESC
+            if i < len(keys) and chr(keys[i]) in "[O":
+                i += 1
                 while i < len(keys) and 0x20 <= keys[i] < 0x40:
                     i += 1
                 i += 1

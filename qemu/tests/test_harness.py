@@ -64,6 +64,7 @@ class Editor(unittest.TestCase):
     def test_limit_and_escape_sequences(self):
         self.assertEqual(T.edited_line(b"x" * 300 + b"\x7f\r"), "x" * 255)
         self.assertEqual(T.edited_line(b"un\x1b[Dame\x1bOA\r"), "uname")
+        self.assertEqual(T.edited_line(b"\x1buname\x1b\x03"), "uname^C")    # a lone ESC
 
 
 class Render(unittest.TestCase):
