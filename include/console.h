@@ -27,7 +27,8 @@ enum console_read_result console_read_line(char *buf, size_t size);
 void console_capture_begin(char *buf, size_t size);
 long console_capture_end(void);
 
-/* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
+/* Non-blocking check used by long-running commands and by the receive interrupt a user program
+ * takes: true once if Ctrl-C arrived. The other bytes received are kept for the line reader. */
 bool console_interrupt_pending(void);
 
 #endif

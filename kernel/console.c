@@ -11,8 +11,10 @@
 #define KEY_BACKSPACE 0x7f
 #define KEY_ESC 0x1b
 
-/* Bytes that arrived while a long command polled for Ctrl-C; the line reader takes them first. */
-static char typeahead[64];
+/* Bytes taken out of the UART before the line reader wanted them: while a long command polled
+ * for Ctrl-C, or by the receive interrupt while a program ran. The line reader takes them first.
+ * Room for a whole line, so that what is typed ahead of the prompt is not lost. */
+static char typeahead[CONSOLE_LINE_MAX];
 static unsigned typeahead_head, typeahead_len;
 
 /* Captures nest: the shell's `> FILE` takes a command's output, and the command may itself

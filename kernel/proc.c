@@ -16,6 +16,7 @@
 #include <shell.h>
 #include <trap.h>
 
+#define SIGINT 2
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGBUS 7
@@ -153,9 +154,20 @@ void user_fault(struct trap_info *ti)
 	arch_user_exit(128 + sig);
 }
 
+/* The ^C is what a terminal echoes for the interrupt character; the shell then reports the
+ * status like any other death by signal. */
+__noreturn void user_interrupt(void)
+{
+	if (!current)
+		panic("Ctrl-C for a user task with no current process");
+	printk("^C\n");
+	arch_user_exit(128 + SIGINT);
+}
+
 static const char *signal_name(int sig)
 {
 	switch (sig) {
+	case SIGINT: return "SIGINT";
 	case SIGILL: return "SIGILL";
 	case SIGTRAP: return "SIGTRAP";
 	case SIGBUS: return "SIGBUS";

@@ -3,6 +3,7 @@
 #include <arch/cpu.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
+#include <console.h>
 #include <kernel.h>
 #include <lib/string.h>
 #include <pgtable.h>
@@ -52,8 +53,15 @@ static __noreturn void kernel_exception(const struct trap_info *ti)
 
 void trap_dispatch(struct trap_info *ti)
 {
-	if (ti->kind == TRAP_IRQ)
+	/* The kernel runs with interrupts masked, so a user program is what gets interrupted; it
+	 * can be stopped right there. The only interrupt routed is the console's receive line: a
+	 * Ctrl-C typed before this program entered user mode is still waiting in the UART and
+	 * raises the line the moment it does. */
+	if (ti->kind == TRAP_IRQ) {
+		if (ti->user && console_interrupt_pending())
+			user_interrupt();
 		return;
+	}
 	if (!ti->user)
 		kernel_exception(ti);
 	if (ti->kind == TRAP_SYSCALL) {

@@ -7,6 +7,8 @@
 struct trap_frame;
 
 void arm_uart_enable_rx_irq(void);
+void arm_gic_init(void);
+void arm_gic_acknowledge(void);
 void arm_set_psci_conduit(bool smc);
 /* Is va in the unmapped page below the kernel stack? */
 bool arm_is_stack_guard(uintptr_t va);

@@ -91,6 +91,9 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 #define GICD_ITARGETSR 0x800
 #define GICC_CTLR 0x000
 #define GICC_PMR 0x004
+#define GICC_IAR 0x00c
+#define GICC_EOIR 0x010
+#define GIC_INTID_SPURIOUS 1023
 #define UART_IRQ 33
 
 static inline void gic_write32(uintptr_t base, unsigned off, uint32_t v)
@@ -103,10 +106,10 @@ static inline void gic_write8(uintptr_t base, unsigned off, uint8_t v)
 	*(volatile uint8_t *)(base + off) = v;
 }
 
-/* Route the UART's receive interrupt to this CPU. CPSR.I stays set: the interrupt is never
- * taken, it only ends WFI (which wakes on a pending IRQ whatever CPSR.I says), and it drops by
- * itself once the console has drained the receive FIFO. */
-static void idle_wakeup_init(void)
+/* Route the UART's receive interrupt to this CPU. The kernel keeps CPSR.I set: there the
+ * interrupt only ends WFI (which wakes on a pending IRQ whatever CPSR.I says), and it drops by
+ * itself once the console has drained the receive FIFO. User mode takes it (Ctrl-C). */
+void arm_gic_init(void)
 {
 	gic_write8(ARM_GICD_VA, GICD_IPRIORITYR + UART_IRQ, 0xa0);
 	gic_write8(ARM_GICD_VA, GICD_ITARGETSR + UART_IRQ, 0x01);
@@ -117,13 +120,17 @@ static void idle_wakeup_init(void)
 	arm_uart_enable_rx_irq();
 }
 
+/* Take the signalled interrupt and end it at once: the UART's is level-sensitive, pending as
+ * long as received bytes wait, and drops when the console has read them. */
+void arm_gic_acknowledge(void)
+{
+	uint32_t iar = *(volatile uint32_t *)(ARM_GICC_VA + GICC_IAR);
+
+	if ((iar & 0x3ff) != GIC_INTID_SPURIOUS)
+		gic_write32(ARM_GICC_VA, GICC_EOIR, iar);
+}
+
 void arch_idle(void)
 {
-	static bool ready;
-
-	if (!ready) {
-		idle_wakeup_init();
-		ready = true;
-	}
 	__asm__ volatile("dsb\n\twfi" ::: "memory");
 }

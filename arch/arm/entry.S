@@ -116,7 +116,7 @@ arch_user_run:
 	mcr	p15, 0, r0, c7, c5, 6		@ BPIALL
 	dsb
 	isb
-	mov	r6, #(ARM_MODE_USR | ARM_PSR_I | ARM_PSR_F)
+	mov	r6, #(ARM_MODE_USR | ARM_PSR_F)	@ IRQs on: Ctrl-C (the kernel keeps them off)
 	push	{r4, r6}			@ pc, cpsr for rfe
 	mov	r7, #0
 	push	{r5, r7}			@ user sp, lr

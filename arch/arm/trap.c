@@ -14,6 +14,7 @@ void arch_traps_init(void)
 {
 	arm_write_vbar((uint32_t)(uintptr_t)arm_vectors);
 	arm_isb();
+	arm_gic_init();
 }
 
 /* FSR[10,3:0] */
@@ -118,6 +119,7 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 	case ARM_VEC_IRQ:
 		ti.name = "IRQ";
 		ti.kind = TRAP_IRQ;
+		arm_gic_acknowledge(); /* before the dispatcher, which may end the task */
 		break;
 	default:
 		ti.name = "FIQ";

@@ -24,7 +24,8 @@ int arch_console_getc(void)
 	return pl011_getc(UART_BASE);
 }
 
-/* Raise the UART's interrupt line while received data waits (used by arch_idle's WFI). The
+/* Raise the UART's interrupt line while received data waits (it ends arch_idle's WFI, and user
+ * mode takes it: Ctrl-C). The
  * pending RX status is deliberately not cleared (no ICR write): a byte that arrived before this
  * call must still wake the first WFI. */
 void arm_uart_enable_rx_irq(void)

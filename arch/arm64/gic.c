@@ -1,6 +1,7 @@
-/* Just enough interrupt controller for arch_idle: the UART's RX interrupt is routed to this CPU
- * and the CPU interface raises IRQ for it, while PSTATE.I stays set so that nothing is ever
- * delivered. A pending IRQ still ends a WFI, so an idle console sleeps until a key arrives.
+/* Just enough interrupt controller for the console: the UART's RX interrupt is routed to this CPU
+ * and the CPU interface raises IRQ for it. The kernel runs with PSTATE.I set, so it is taken
+ * only from user mode (Ctrl-C stops a program); in the kernel a pending IRQ just ends a WFI, so
+ * an idle console sleeps until a key arrives.
  * QEMU virt has a GICv2 by default and a GICv3 with gic-version=3 (or max); the DTB says which. */
 #include <lib/fdt.h>
 #include <asm/arm64.h>
@@ -18,6 +19,9 @@
 
 #define GICC_CTLR 0x000
 #define GICC_PMR 0x004
+#define GICC_IAR 0x00c
+#define GICC_EOIR 0x010
+#define GIC_INTID_SPURIOUS 1023
 
 #define GICR_WAKER 0x0014
 #define GICR_WAKER_PROCESSOR_SLEEP (1u << 1)
@@ -132,4 +136,23 @@ void a64_gic_init(void)
 bool a64_gic_ready(void)
 {
 	return gic_ready;
+}
+
+/* Take the signalled interrupt and end it at once (acknowledge, then EOI). The one routed is
+ * the UART's, level-sensitive: it stays pending as long as received bytes wait, whatever the
+ * GIC's active state, and drops when the console has read them. */
+void a64_gic_acknowledge(void)
+{
+	if (gic_version == 2) {
+		uint32_t iar = *reg32(VIRT_GICC_PA, GICC_IAR);
+
+		if ((iar & 0x3ff) != GIC_INTID_SPURIOUS)
+			*reg32(VIRT_GICC_PA, GICC_EOIR) = iar;
+	} else if (gic_version == 3) {
+		uint64_t iar = read_sysreg(s3_0_c12_c12_0); /* ICC_IAR1_EL1 */
+
+		if ((iar & 0xffffff) != GIC_INTID_SPURIOUS)
+			write_sysreg(s3_0_c12_c12_1, iar); /* ICC_EOIR1_EL1 */
+		isb();
+	}
 }

@@ -21,8 +21,9 @@ enum { SLOT_SYNC, SLOT_IRQ, SLOT_FIQ, SLOT_SERROR };
 
 #define PSR_MODE32 (1u << 4) /* SPSR.M[4]: the interrupted context ran in AArch32 */
 #define PSR_T (1u << 5)
-#define PSR_DAIF_MASKED (0xfu << 6)
-#define PSR_AIF_MASKED (0x7u << 6)
+#define PSR_D (1u << 9)
+#define PSR_A (1u << 8)
+#define PSR_F (1u << 6)
 #define PSR_MODE_EL0T 0x0
 #define PSR_MODE_USR32 0x10
 
@@ -203,6 +204,8 @@ void a64_trap_entry(struct trap_frame *f, unsigned slot)
 		return;
 	if (from_kernel && kernel_trap_depth++ > 0)
 		die_raw("exception inside the exception handler", f, slot);
+	if (SLOT_KIND(slot) == SLOT_IRQ)
+		a64_gic_acknowledge(); /* before the dispatcher, which may end the task */
 	decode(f, slot, &ti);
 	trap_dispatch(&ti);
 	if (from_kernel)
@@ -255,12 +258,13 @@ long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
 
 	if (user_running)
 		panic("arm64: arch_user_run while a user program is running");
-	/* Interrupts stay masked in user mode too: nothing here takes them. */
+	/* IRQs are unmasked in user mode only: the console's receive interrupt lets Ctrl-C stop a
+	 * program that never makes a system call. The kernel keeps PSTATE.I set. */
 	if (compat) {
-		spsr = PSR_MODE_USR32 | PSR_AIF_MASKED | ((entry & 1) ? PSR_T : 0);
+		spsr = PSR_MODE_USR32 | PSR_A | PSR_F | ((entry & 1) ? PSR_T : 0);
 		entry &= ~(uintptr_t)1;
 	} else {
-		spsr = PSR_MODE_EL0T | PSR_DAIF_MASKED;
+		spsr = PSR_MODE_EL0T | PSR_D | PSR_A | PSR_F;
 	}
 	user_running = true;
 	value = a64_user_enter(&user_ctx, entry, sp, spsr);

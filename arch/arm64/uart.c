@@ -10,8 +10,8 @@ static struct pl011_tx uart_tx = PL011_TX_INIT;
 void arch_console_init(void)
 {
 	pl011_try_fifo_on(UART_BASE, &uart_tx);
-	/* Raise the RX interrupt line so that arch_idle's WFI wakes on input (it stays masked in
-	 * PSTATE: nothing is ever delivered). */
+	/* Raise the RX interrupt line while received bytes wait: it ends arch_idle's WFI, and a
+	 * user program takes it (Ctrl-C). */
 	*pl011_reg(UART_BASE, PL011_IMSC) = PL011_INT_RX | PL011_INT_RT;
 }
 

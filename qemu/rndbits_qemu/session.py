@@ -102,6 +102,15 @@ class Console:
             if not self._fill(deadline):
                 raise Timeout()
 
+    def wait_for(self, found, deadline):
+        """Read until found(pending) is true, consuming nothing (an early exit or a timeout
+        raises, as in read_until)."""
+        while not found(self.pending):
+            if self.eof:
+                raise EarlyExit(self.wait(deadline))
+            if not self._fill(deadline):
+                raise Timeout()
+
     def read_to_eof(self, deadline):
         while not self.eof:
             if not self._fill(deadline):
@@ -213,6 +222,7 @@ class Player:
         deadline = time.monotonic() + self.step_timeout
         if step.keys is not None:
             c.send(step.keys)
+        self.send_later_keys(step, deadline)
         if step.exit:
             text = self.read(lambda: c.read_to_eof(deadline), step, "exit of QEMU")
             self.compare(step, text, prompt=None)
@@ -223,6 +233,34 @@ class Player:
         text = self.read(lambda: c.read_until(prompt_end(prompts), deadline), step,
                          "prompt %r" % prompts[0] if len(prompts) == 1 else "prompt")
         self.compare(step, text, prompt=next(p for p in prompts if text.endswith(p)))
+
+    def send_later_keys(self, step, deadline):
+        """[send KEYS] under an output line: wait until the console has shown a line that
+        matches it (after the echo and after the lines earlier sends waited for), then type.
+        Sends under the same line go one after the other."""
+        seen = 0        # output lines (after the echo) already passed
+        waited = 0      # the expected line the last send waited for
+        for n, keys, lineno in step.later_sends:
+            if n == waited:
+                self.console.send(keys)
+                continue
+            waited = n
+            want = step.expect[n - 1]
+            box = {}
+
+            def shown(pending):
+                lines = T.split_lines(pending)[1:]      # the first is the command's echo
+                for i in range(seen, len(lines)):
+                    if lines[i].terminated and T.line_matches(want, lines[i]) is not None:
+                        box["at"] = i + 1
+                        return True
+                return False
+
+            self.read(lambda: self.console.wait_for(shown, deadline), step,
+                      "line %r (line %d) before [send] at line %d" % (want.source(),
+                                                                      want.lineno, lineno))
+            seen = box["at"]
+            self.console.send(keys)
 
     def read(self, fn, step, what):
         try:

@@ -53,6 +53,8 @@ class Step:
         self.checks = []        # [("check" or "let", text, lineno)], in order
         self.echo = None        # an Expect overriding the computed echo, or None
         self.more_keys = []     # [send KEYS]: typed right after the command, while it runs
+        self.later_keys = []    # [send KEYS] under output lines: (lines before it, keys, lineno)
+        self.later_sends = []   # the same with the keys as bytes (prepare)
         self.exit = None        # (qemu_or_kernel, status, lineno) when QEMU must exit after it
         self.last_lineno = lineno
 
@@ -238,8 +240,15 @@ def parse(path, text=None):
             step.checks.append(("let", line[5:-1].strip(), lineno))
             continue
         if line.startswith("[send ") and line.endswith("]"):
-            if step.keys is None or step.expect:
-                raise TranscriptError(path, lineno, "[send KEYS] must come right under its command")
+            if step.keys is None:
+                raise TranscriptError(path, lineno, "[send KEYS] must come under a command")
+            if step.expect:
+                # Typed once the line above it has been shown: it waits for that line.
+                if step.expect[-1].kind not in ("lit", "re", "raw") or pending_blank:
+                    raise TranscriptError(path, lineno, "[send KEYS] under output must follow "
+                                          "a literal, re: or raw: line")
+                step.later_keys.append((len(step.expect), line[6:-1], lineno))
+                continue
             step.more_keys.append(line[6:-1])
             step.keys += parse_keys(line[6:-1], path, lineno, enter=False)
             continue
@@ -327,6 +336,9 @@ def prepare(t, variables):
             typed = substitute(step.typed, variables, False, t.path, step.lineno)
             step.keys = parse_keys(typed, t.path, step.lineno) + b"".join(
                 parse_keys(k, t.path, step.lineno, enter=False) for k in step.more_keys)
+        step.later_sends = [(n, parse_keys(substitute(k, variables, False, t.path, lineno),
+                                           t.path, lineno, enter=False), lineno)
+                            for n, k, lineno in step.later_keys]
         for e in step.expect + ([step.echo] if step.echo else []):
             if e.kind == "re":
                 src = substitute(e.text, variables, True, t.path, e.lineno)

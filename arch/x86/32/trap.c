@@ -1,5 +1,6 @@
 /* i386 exceptions: the IDT, decoding each vector into struct trap_info for trap_dispatch(), the
- * COM1 interrupt that wakes arch_idle(), and the double-fault task. */
+ * COM1 interrupt that wakes arch_idle() and lets Ctrl-C stop a user program, and the
+ * double-fault task. */
 #include <arch/console.h>
 #include <arch/cpu.h>
 #include <arch/trap.h>
@@ -181,11 +182,25 @@ static void decode_trap(struct trap_frame *f, struct trap_info *ti)
 	}
 }
 
-/* The only unmasked line is COM1's: its job is done by waking `hlt`. The byte stays in the
- * UART for the console to read, and reading it lowers the line for the next edge. */
-static void handle_irq(unsigned irq)
+/* The only unmasked line is COM1's. In the kernel its job is done by waking `hlt`: the byte
+ * stays in the UART for the console to read, and reading it lowers the line for the next edge.
+ * From user mode the dispatcher reads what arrived (Ctrl-C stops the program). EOI first: the
+ * dispatcher may end the task and never come back. */
+static void handle_irq(struct trap_frame *f)
 {
-	x86_pic_eoi(irq);
+	struct trap_info ti = {
+		.kind = TRAP_IRQ,
+		.name = "IRQ",
+		.user = frame_from_user(f),
+		.pc = f->eip,
+		.sp = frame_sp(f),
+		.level = -1,
+		.vector = f->vector,
+		.frame = f,
+	};
+
+	x86_pic_eoi(f->vector - X86_IRQ_BASE);
+	trap_dispatch(&ti);
 }
 
 /* Kernel-mode exceptions being handled right now. One that arrives while another is being
@@ -217,7 +232,7 @@ void x86_trap(struct trap_frame *f)
 	struct trap_info ti;
 
 	if (f->vector >= X86_IRQ_BASE && f->vector < X86_IRQ_BASE + X86_NR_IRQS) {
-		handle_irq(f->vector - X86_IRQ_BASE);
+		handle_irq(f);
 		return;
 	}
 	decode_trap(f, &ti);

@@ -171,7 +171,8 @@ static void syscall_init(void)
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 }
 
-/* Only COM1's receive interrupt is used: it wakes `hlt` in arch_idle. */
+/* Only COM1's receive interrupt is used: it wakes `hlt` in arch_idle, and from user mode it
+ * lets Ctrl-C stop the program. */
 static void irq_init(void)
 {
 	x86_pic_init();
@@ -359,8 +360,9 @@ void x86_64_trap(struct trap_frame *f)
 
 	decode(f, &ti);
 	if (ti.kind == TRAP_IRQ) {
-		/* The console polls the UART; the interrupt mostly had to end a `hlt`. EOI first:
-		 * the dispatcher may end a user task from here and never come back. */
+		/* In the kernel the interrupt only had to end a `hlt`; from user mode the dispatcher
+		 * reads what arrived (Ctrl-C). EOI first: the dispatcher may end a user task from
+		 * here and never come back. */
 		x86_pic_eoi((unsigned)f->vector - X86_IRQ_BASE);
 		trap_dispatch(&ti);
 		return;

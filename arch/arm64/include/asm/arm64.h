@@ -43,6 +43,7 @@ struct a64_device_frame {
 unsigned a64_gic_frames(const struct a64_device_frame **frames);
 void a64_gic_init(void);
 bool a64_gic_ready(void);
+void a64_gic_acknowledge(void);
 void a64_raw_puts(const char *s);
 void a64_raw_puthex(uint64_t v);
 
