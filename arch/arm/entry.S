@@ -14,6 +14,7 @@
 	.syntax unified
 	.arm
 	.arch armv7-a
+	.fpu neon
 
 	.section .vectors, "ax"
 	.balign 32
@@ -116,6 +117,16 @@ arch_user_run:
 	mcr	p15, 0, r0, c7, c5, 6		@ BPIALL
 	dsb
 	isb
+	/* Nothing of the previous task stays readable: the thread-ID registers (TPIDRURW, which
+	 * user mode can write, and TPIDRURO) and VFP/NEON D0-D31 and FPSCR (reset value 0, as on
+	 * Linux). The kernel never uses VFP, so they hold what the last task left. */
+	mov	r0, #0
+	mcr	p15, 0, r0, c13, c0, 2		@ TPIDRURW
+	mcr	p15, 0, r0, c13, c0, 3		@ TPIDRURO
+	vmsr	fpscr, r0
+	.irp	q, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmov.i64 q\q, #0
+	.endr
 	mov	r6, #(ARM_MODE_USR | ARM_PSR_F)	@ IRQs on: Ctrl-C (the kernel keeps them off)
 	push	{r4, r6}			@ pc, cpsr for rfe
 	mov	r7, #0

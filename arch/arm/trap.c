@@ -10,11 +10,25 @@ extern char arm_vectors[];
 bool arm_powering_off(void);
 __noreturn void arm_psci_system_off(void);
 
+#define CPACR_CP10_CP11_FULL (0xfu << 20)
+#define FPEXC_EN (1u << 30)
+
+/* User programs may use VFP and Advanced SIMD, as on Linux (the Cortex-A15 has VFPv4-D32 and
+ * NEON). The kernel is built soft-float and never touches them, so there is no state to save
+ * around a trap; arch_user_run gives each process zeroed registers. */
+static void vfp_enable(void)
+{
+	arm_write_cpacr(arm_read_cpacr() | CPACR_CP10_CP11_FULL);
+	arm_isb();
+	__asm__ volatile(".fpu neon\n\tvmsr fpexc, %0" : : "r"(FPEXC_EN) : "memory");
+}
+
 void arch_traps_init(void)
 {
 	arm_write_vbar((uint32_t)(uintptr_t)arm_vectors);
 	arm_isb();
 	arm_gic_init();
+	vfp_enable();
 }
 
 /* FSR[10,3:0] */

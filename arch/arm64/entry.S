@@ -154,7 +154,11 @@ a64_kstack_overflow:
 
 /* long a64_user_enter(struct a64_user_ctx *ctx, uint64_t pc, uint64_t sp, uint64_t spsr):
  * keep the callee-saved registers and sp in ctx, then eret to EL0 with every register zeroed
- * (AArch32's sp is r13 = x13). Returns when a64_user_leave(ctx, value) is called. */
+ * (AArch32's sp is r13 = x13). Returns when a64_user_leave(ctx, value) is called.
+ * Zeroed too: what EL0 can read of the previous task, the thread pointers (TPIDR_EL0, which
+ * AArch32 sees as TPIDRURW, and TPIDRRO_EL0 = TPIDRURO) and the FP/SIMD state (V0-V31, which
+ * hold AArch32's D0-D31, and FPSR/FPCR = FPSCR, whose reset value is 0 as on Linux). The kernel
+ * never uses FP/SIMD (-mgeneral-regs-only), so these hold whatever the last task left. */
 	.globl	a64_user_enter
 a64_user_enter:
 	stp	x19, x20, [x0, #0]
@@ -168,6 +172,13 @@ a64_user_enter:
 	msr	elr_el1, x1
 	msr	spsr_el1, x3
 	msr	sp_el0, x2
+	msr	tpidr_el0, xzr
+	msr	tpidrro_el0, xzr
+	msr	fpsr, xzr
+	msr	fpcr, xzr
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	movi	v\r\().2d, #0
+	.endr
 	mov	x13, #0
 	tbz	x3, #4, 1f
 	mov	x13, x2

@@ -18,6 +18,7 @@
 	}
 
 ARM_CP15_RW(sctlr, 0, c1, c0, 0)
+ARM_CP15_RW(cpacr, 0, c1, c0, 2)
 ARM_CP15_RW(ttbr0, 0, c2, c0, 0)
 ARM_CP15_RW(ttbcr, 0, c2, c0, 2)
 ARM_CP15_RW(dacr, 0, c3, c0, 0)
