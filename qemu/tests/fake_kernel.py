@@ -6,6 +6,7 @@ commands. Commands that misbehave on purpose: `lf` (bare LF), `hang` (no prompt)
 `selftest [broken]` (KTAP, one case failing with `broken`)."""
 
 import os
+import select
 import sys
 
 LINE_MAX = 255
@@ -44,6 +45,12 @@ def command(line, state):
         while os.read(0, 1) != b"\x03":
             pass
         put("spin: interrupted\n")
+    elif name == "loop":                # a program Ctrl-C stops: keys must come after its line
+        early = select.select([0], [], [], 0.2)[0]
+        put("loop: running\n")
+        while os.read(0, 1) != b"\x03":
+            pass
+        put("^C\n" if not early else "loop: keys came too early\n")
     elif name == "hang":
         os.read(0, 1 << 20)
         sys.exit(0)

@@ -283,6 +283,14 @@ class Player(unittest.TestCase):
         self.assertEqual(T.parse("<t>", "presets: all\nrndbits# spin\n[send x<C-c>]\n").steps[1].keys,
                          b"spin\rx\x03")
 
+    def test_send_under_output(self):
+        self.assertIsNone(play("presets: all\nrndbits# loop\nloop: running\n[send <C-c>]\n^C\n"
+                               "rndbits# uname\nrndbits\n"))
+        err = play("presets: all\nrndbits# loop\n[send <C-c>]\nloop: running\n^C\n")
+        self.assertIn("loop: keys came too early", err)
+        with self.assertRaises(T.TranscriptError):
+            T.parse("<t>", "presets: all\nrndbits# loop\n...\n[send <C-c>]\n")
+
     def test_timeout(self):
         err = play("presets: all\nrndbits# hang\n", timeout=0.5)
         self.assertIn("timeout: no prompt within 0.5 s after `hang`", err)
