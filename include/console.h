@@ -27,8 +27,12 @@ enum console_read_result console_read_line(char *buf, size_t size);
 void console_capture_begin(char *buf, size_t size);
 long console_capture_end(void);
 
-/* Non-blocking check used by long-running commands and by the receive interrupt a user program
- * takes: true once if Ctrl-C arrived. The other bytes received are kept for the line reader. */
+/* Move what the UART received into the type-ahead ring for the line reader; a Ctrl-C is not
+ * kept there but noted for console_interrupt_pending(). (The receive interrupt a user program
+ * takes.) A Ctrl-C still noted when the next line is read is dropped. */
+void console_receive(void);
+
+/* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
 bool console_interrupt_pending(void);
 
 #endif

@@ -19,6 +19,7 @@ struct process {
 	int status;        /* wait status: exit code, or 128 + signal */
 	bool in_use;
 	bool quiet_faults; /* RUN_QUIET_FAULTS */
+	bool foreground;   /* RUN_FOREGROUND */
 };
 
 enum run_flags {
@@ -26,6 +27,8 @@ enum run_flags {
 	RUN_COMPAT = 1u << 1,       /* the 32-bit image on the compat path */
 	RUN_KEEP = 1u << 2,         /* keep the address space after exit (`run -k`) */
 	RUN_QUIET_FAULTS = 1u << 4, /* no segfault line (an attack's expected misses) */
+	RUN_FOREGROUND = 1u << 5,   /* `run`'s program: Ctrl-C ends it (SIGINT); the programs
+				     * a long command runs leave Ctrl-C to that command */
 	RUN_WORST_CASE = 1u << 3,   /* the largest random offsets instead of drawn ones, for the
 				     * worst-case layout `aslr tradeoff` measures */
 };

@@ -14,8 +14,8 @@ void syscall_dispatch(struct trap_info *ti);
  * segfault line. (kernel/proc.c) */
 void user_fault(struct trap_info *ti);
 
-/* Ctrl-C arrived while a program ran: the task ends as SIGINT's default action ends it.
- * (kernel/proc.c) */
-__noreturn void user_interrupt(void);
+/* The console's receive interrupt, taken in user mode: the bytes go to the console, and a
+ * Ctrl-C ends the task `run` started as SIGINT's default action ends it. (kernel/proc.c) */
+void user_console_input(void);
 
 #endif

@@ -133,19 +133,33 @@ static int wait_byte(void)
 	return c;
 }
 
-bool console_interrupt_pending(void)
+/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
+static bool interrupt_received;
+
+void console_receive(void)
 {
 	int c;
 
 	while ((c = arch_console_getc()) >= 0) {
-		if (c == CTRL('C'))
-			return true;
+		if (c == CTRL('C')) {
+			interrupt_received = true;
+			continue;
+		}
 		if (typeahead_len < sizeof(typeahead)) {
 			typeahead[(typeahead_head + typeahead_len) % sizeof(typeahead)] = (char)c;
 			typeahead_len++;
 		}
 	}
-	return false;
+}
+
+bool console_interrupt_pending(void)
+{
+	bool pending;
+
+	console_receive();
+	pending = interrupt_received;
+	interrupt_received = false;
+	return pending;
 }
 
 static void erase_chars(size_t n)
@@ -175,6 +189,8 @@ enum console_read_result console_read_line(char *buf, size_t size)
 	size_t len = 0;
 	bool overflow = false;
 	static bool last_was_cr;
+
+	interrupt_received = false; /* meant for a command that ended before it looked */
 
 	for (;;) {
 		int c = wait_byte();

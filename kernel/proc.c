@@ -4,6 +4,7 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
+#include <console.h>
 #include <cred.h>
 #include <kernel.h>
 #include <layout.h>
@@ -77,6 +78,7 @@ void process_run(const struct user_program *prog, int argc, char **argv, unsigne
 	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
+	p->foreground = flags & RUN_FOREGROUND;
 	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));
 	if (!err)
 		err = exec_image(&p->mm, prog, argc, argv, randomize, flags & RUN_WORST_CASE);
@@ -155,13 +157,20 @@ void user_fault(struct trap_info *ti)
 }
 
 /* The ^C is what a terminal echoes for the interrupt character; the shell then reports the
- * status like any other death by signal. */
-__noreturn void user_interrupt(void)
+ * status like any other death by signal. A program a long command runs (bench, aslr attack)
+ * ends by itself: the command sees the Ctrl-C when it polls, and stops. */
+void user_console_input(void)
 {
 	if (!current)
-		panic("Ctrl-C for a user task with no current process");
-	printk("^C\n");
-	arch_user_exit(128 + SIGINT);
+		panic("console input for a user task with no current process");
+	if (!current->foreground) {
+		console_receive();
+		return;
+	}
+	if (console_interrupt_pending()) {
+		printk("^C\n");
+		arch_user_exit(128 + SIGINT);
+	}
 }
 
 static const char *signal_name(int sig)
@@ -195,7 +204,7 @@ static void run_usage(void)
 
 static int cmd_run(int argc, char **argv)
 {
-	unsigned flags = 0;
+	unsigned flags = RUN_FOREGROUND;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {

@@ -3,7 +3,6 @@
 #include <arch/cpu.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
-#include <console.h>
 #include <kernel.h>
 #include <lib/string.h>
 #include <pgtable.h>
@@ -58,8 +57,8 @@ void trap_dispatch(struct trap_info *ti)
 	 * Ctrl-C typed before this program entered user mode is still waiting in the UART and
 	 * raises the line the moment it does. */
 	if (ti->kind == TRAP_IRQ) {
-		if (ti->user && console_interrupt_pending())
-			user_interrupt();
+		if (ti->user)
+			user_console_input();
 		return;
 	}
 	if (!ti->user)
