@@ -26,6 +26,9 @@ enum console_read_result console_read_line(char *buf, size_t size);
  * ending it gives the output back to the one around it. */
 void console_capture_begin(char *buf, size_t size);
 long console_capture_end(void);
+/* The kernel is going down (a panic, an exception it cannot survive): every capture is dropped
+ * so that the report reaches the UART, not a buffer nobody will read. */
+void console_capture_abandon(void);
 
 /* Move what the UART received into the type-ahead ring for the line reader; a Ctrl-C is not
  * kept there but noted for console_interrupt_pending(). (The receive interrupt a user program

@@ -49,6 +49,11 @@ long console_capture_end(void)
 	return c->overflow ? -1 : (long)c->len;
 }
 
+void console_capture_abandon(void)
+{
+	capture_depth = 0;
+}
+
 /* Keep c in the innermost capture; false if nothing is capturing. */
 static bool capture_putc(char c)
 {

@@ -4,8 +4,10 @@
 #include <arch/mmu.h>
 #include <arch/trap.h>
 #include <boot.h>
+#include <cred.h>
 #include <console.h>
 #include <kernel.h>
+#include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
 #include <pgtable.h>
@@ -36,6 +38,7 @@ __noreturn void panic(const char *fmt, ...)
 {
 	va_list ap;
 
+	console_capture_abandon();
 	printk("rndbits: kernel panic: ");
 	va_start(ap, fmt);
 	vprintk(fmt, ap);
@@ -219,6 +222,12 @@ SHELL_COMMAND(uname, "uname", "uname [-a]           print system information", c
 
 static int cmd_poweroff(int argc, char **argv)
 {
+	(void)argc;
+	/* Stopping the machine is root's to do, as reboot(2) is CAP_SYS_BOOT's on Linux. */
+	if (current_uid() != UID_ROOT) {
+		printk("%s: %s\n", argv[0], strerror(EPERM));
+		return 1;
+	}
 	printk("rndbits: power off\n");
 	arch_poweroff(EXIT_OK);
 }

@@ -21,6 +21,7 @@
 #define SIGILL 4
 #define SIGTRAP 5
 #define SIGBUS 7
+#define SIGKILL 9
 #define SIGSEGV 11
 
 static struct process running, kept;
@@ -180,6 +181,7 @@ static const char *signal_name(int sig)
 	case SIGILL: return "SIGILL";
 	case SIGTRAP: return "SIGTRAP";
 	case SIGBUS: return "SIGBUS";
+	case SIGKILL: return "SIGKILL";
 	case SIGSEGV: return "SIGSEGV";
 	default: return "signal";
 	}

@@ -3,7 +3,10 @@
 #include <arch/cpu.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
+#include <console.h>
+#include <cred.h>
 #include <kernel.h>
+#include <lib/errno.h>
 #include <lib/string.h>
 #include <pgtable.h>
 #include <sections.h>
@@ -30,6 +33,7 @@ const char *trap_access_name(enum trap_access a)
  * so the cause is visible without a debugger, then power off with a status tests can see. */
 static __noreturn void kernel_exception(const struct trap_info *ti)
 {
+	console_capture_abandon();
 	printk("\nrndbits: unexpected kernel exception: %s (%s)\n", ti->name,
 	       ti->kind < ARRAY_SIZE(kind_names) ? kind_names[ti->kind] : "?");
 	printk("  pc %p sp %p syndrome %#llx vector %u\n", (void *)ti->pc, (void *)ti->sp,
@@ -81,6 +85,11 @@ static int cmd_crash(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 
+	/* Stopping the machine is root's to do, as reboot(2) is CAP_SYS_BOOT's on Linux. */
+	if (current_uid() != UID_ROOT) {
+		printk("crash: %s\n", strerror(EPERM));
+		return 1;
+	}
 	if (strcmp(what, "read") == 0) {
 		printk("crash: reading %p\n", (void *)crash_address);
 		return *(volatile int *)crash_address;
