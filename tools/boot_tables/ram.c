@@ -3,19 +3,23 @@
  * as the page allocator (pmm_alloc_pages), which hands out its tables in order, each once: the
  * order the ISA's list of mappings needs them in. A table is the pool's table size (arm's 1 KiB
  * L2 tables are smaller than a page; the kernel's allocator would give each a page). Nothing is
- * ever freed, and the tables are not live: no barrier, no TLB to flush. */
+ * freed but what a failing pt_map takes back, and the tables are not live: no barrier, no TLB to flush. */
 #include <arch/memory.h>
 #include <kernel.h>
 #include <pmm.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "boot_tables.h"
 
 uint8_t *host_ram;
 phys_addr_t host_ram_pa;
 uint64_t host_ram_size;
-static phys_addr_t pool_next, pool_end;
+static phys_addr_t pool_start, pool_next, pool_end;
+/* Tables given back but not yet returned to the pool's end (see pmm_free_pages). */
+#define POOL_TRACKED 4096
+static bool pool_freed[POOL_TRACKED];
 static uint64_t pool_table_bytes;
 static unsigned pool_used;
 
@@ -25,7 +29,8 @@ void boot_ram_init(uint8_t *bytes, phys_addr_t pa, uint64_t size, phys_addr_t po
 	host_ram = bytes;
 	host_ram_pa = pa;
 	host_ram_size = size;
-	pool_next = pool;
+	pool_start = pool_next = pool;
+	memset(pool_freed, 0, sizeof(pool_freed));
 	pool_end = pool + pool_tables * table_bytes;
 	pool_table_bytes = table_bytes;
 	pool_used = 0;
@@ -66,11 +71,24 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 	return pa;
 }
 
+/* The mapper frees only what a failing pt_map allocated and takes back: the newest tables, in
+ * whatever order it unlinks them. The pool takes them back from its end once the newest of
+ * them has been given back; a free of anything older than what pt_map allocated is a bug. */
 void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
-	fprintf(stderr, "boot_tables: the mapper freed %#llx (order %u)\n",
-		(unsigned long long)pa, order);
-	abort();
+	uint64_t index = (pa - pool_start) / pool_table_bytes;
+
+	if (order != 0 || pa < pool_start || pa >= pool_next || index >= POOL_TRACKED ||
+	    pool_freed[index]) {
+		fprintf(stderr, "boot_tables: the mapper freed %#llx (order %u), not a table it "
+			"had from the pool\n", (unsigned long long)pa, order);
+		abort();
+	}
+	pool_freed[index] = true;
+	while (pool_used && pool_freed[pool_used - 1]) {
+		pool_freed[--pool_used] = false;
+		pool_next -= pool_table_bytes;
+	}
 }
 
 void arch_pt_sync(void)
