@@ -2,7 +2,6 @@
 #include <boot.h>
 #include <kernel.h>
 #include <lib/fdt.h>
-#include <lib/select.h>
 #include <lib/string.h>
 
 /* Out of line: boot code records regions from several places (the DTB's RAM and the DTB
@@ -115,10 +114,8 @@ enum dtb_node {
 /* The properties boot_parse_dtb keeps, ordered by the node they are read from, so that the
  * ones a node may have are a run of the table, looked up with one call. The arch's property has
  * a slot too, so that read_prop stores every property it finds the same way (it is handed to the
- * arch at once, and its slot never read), and so has a property not wanted (NO_FIELD: first, so
- * that a run's first field less one, where a failed lookup points, is a field). */
+ * arch at once, and its slot never read). */
 enum dtb_field {
-	NO_FIELD,
 	/* The root's: the layout of the memory nodes' "reg". */
 	ADDRESS_CELLS,
 	SIZE_CELLS,
@@ -174,8 +171,6 @@ struct dtb_reader {
 	/* The names of the top-level nodes wanted, by enum dtb_node (the arch's last, if any). */
 	const char *nodes[ARCH + 1];
 	unsigned nr_nodes;
-	/* A node name can be one of nodes[] only if first_char_bit() of it is set here. */
-	uint32_t node_first_chars;
 	/* The node whose properties are being read, and the names they are looked up in. */
 	enum dtb_node node;
 	const char *const *prop_names;
@@ -187,15 +182,6 @@ struct dtb_reader {
 };
 
 #define FOUND(i) (1u << (i))
-
-/* The value of n = 1 or 2 big-endian cells at p: the last, and the first shifted up if there
- * are two (masked out if not), read without a branch on n. */
-static uint64_t cells_1_or_2(const uint8_t *p, unsigned n)
-{
-	uint64_t first = fdt_read_cells(p, 1), last = fdt_read_cells(p + 4 * (n - 1), 1);
-
-	return (first & -(uint64_t)(n - 1)) << 32 | last;
-}
 
 /* The spec's defaults of #address-cells and #size-cells, which boot_parse_dtb starts with. */
 static const uint8_t default_address_cells[4] = { 0, 0, 0, 2 };
@@ -216,82 +202,58 @@ static void add_ram_ranges(struct dtb_reader *r, const struct dtb_value *reg)
 	const uint8_t *cells = reg->value;
 
 	/* Only 1 or 2 cells each (0 wraps to above 1). */
-	if ((ac - 1 > 1) | (sc - 1 > 1))
+	if (ac - 1 > 1 || sc - 1 > 1)
 		return;
 	for (uint32_t off = 0; entry <= reg->len - off; off += entry)
-		boot_add_ram(r->bi, cells_1_or_2(cells + off, ac), cells_1_or_2(cells + off + 4 * ac, sc));
+		boot_add_ram(r->bi, fdt_read_cells(cells + off, ac),
+			     fdt_read_cells(cells + off + 4 * ac, sc));
 }
 
 #define MEMORY_FIELDS (FOUND(DEVICE_TYPE) | FOUND(REG))
 
 /* A memory node's device_type and reg have both been read: its RAM, if device_type says so.
- * read_prop keeps device_type only if it is as long as "memory" and its NUL, so the one string
- * comparison fdt_name_index makes (already translated for the names) is the whole test. */
+ * read_prop keeps device_type only if it is as long as "memory" and its NUL. */
 static void add_memory_node(struct dtb_reader *r)
 {
-	static const char *const memory[] = { "memory" };
-
-	if (fdt_name_index((const char *)r->field[DEVICE_TYPE].value, memory, 1, false) == 0)
+	if (strcmp((const char *)r->field[DEVICE_TYPE].value, "memory") == 0)
 		add_ram_ranges(r, &r->field[REG]);
 	r->found &= ~MEMORY_FIELDS;
-}
-
-/* A bit standing for a name's first character, to tell most unwanted top-level nodes with one
- * test instead of a lookup: a name matches a wanted one ("memory" or "memory@40000000" for
- * "memory") only if it starts with the same character, so only if it has the same bit. (An empty
- * wanted name would match names that start with '@' or are empty: '@' and '\0' share bit 0.) */
-static uint32_t first_char_bit(const char *name)
-{
-	return 1u << ((unsigned char)name[0] % 32);
-}
-
-static uint32_t first_char_bits(const char *const *names, unsigned n)
-{
-	uint32_t bits = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		bits |= first_char_bit(names[i]);
-	return bits;
 }
 
 /* Where the properties of a node of this kind are looked up: its run of field_names, or the
  * arch's one name. */
 static const char *const *prop_names_of(const struct dtb_reader *r, enum dtb_node node)
 {
-	return select_ptr(node == ARCH, &r->arch->prop, field_names + node_fields[node].first);
+	return node == ARCH ? &r->arch->prop : field_names + node_fields[node].first;
 }
 
 /* A top-level node: read its properties if it is one of those wanted. */
-static void begin_node(struct dtb_reader *r, struct fdt_scan *s, const char *name)
+static void begin_node(struct dtb_reader *r, const char *name)
 {
-	/* The node a lookup's result names, indexed by it + 1 (-1: none): a load where tests would
-	 * be blocks. */
-	static const uint8_t node_of[] = { OTHER, MEMORY, CHOSEN, ARCH };
-	/* A name whose first character no wanted one has is looked up among none of them (rather
-	 * than not looked up: one path through here, not two copies of what follows). */
-	unsigned n = r->node_first_chars & first_char_bit(name) ? r->nr_nodes : 0;
-	int i = fdt_name_index(name, r->nodes, n, true);
+	int i = fdt_name_index(name, r->nodes, r->nr_nodes, true);
 
-	r->node = node_of[i + 1];
+	r->node = i >= 0 ? (enum dtb_node)i : OTHER;
 	r->prop_names = prop_names_of(r, r->node);
 	/* Only the first chosen: no node name has a slash. */
-	r->nodes[CHOSEN] = select_ptr(r->node == CHOSEN, "/", r->nodes[CHOSEN]);
+	if (r->node == CHOSEN)
+		r->nodes[CHOSEN] = "/";
 	/* A memory node's two properties are its own, not the last one's. */
 	r->found &= ~MEMORY_FIELDS;
-	fdt_scan_read_props(s, r->node != OTHER);
 }
 
 /* A property of the node being read: kept if it is one of the node's fields (of the length the
- * field must have), handed to the arch if it is the arch's. Every property is stored, one not
- * kept in the NO_FIELD slot: a store where a test would be a block for QEMU to translate. */
+ * field must have), handed to the arch if it is the arch's. */
 static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 {
 	unsigned first = node_fields[r->node].first;
 	int i = fdt_name_index(prop->name, r->prop_names, node_fields[r->node].end - first, false);
-	unsigned k = first + (unsigned)i; /* a field, even when i is -1 */
-	bool keep = (i >= 0) & ((field_len[k] == 0) | (prop->len == field_len[k]));
+	unsigned k;
 
-	k = (unsigned)select_word(keep, k, NO_FIELD);
+	if (i < 0)
+		return;
+	k = first + (unsigned)i;
+	if (field_len[k] != 0 && prop->len != field_len[k])
+		return;
 	r->field[k].value = prop->value;
 	r->field[k].len = prop->len;
 	r->found |= FOUND(k);
@@ -301,10 +263,9 @@ static void read_prop(struct dtb_reader *r, const struct fdt_item *prop)
 		add_memory_node(r);
 }
 
-/* Append as much of a /chosen seed as fits. Out of line: one copy for rng-seed and kaslr-seed
- * (a seed not found has length 0, and its value is never read). */
-static __attribute__((noinline)) void append_seed(struct boot_info *bi,
-						  const struct dtb_value *seed)
+/* Append as much of a /chosen seed as fits (a seed not found has length 0, and its value is
+ * never read). */
+static void append_seed(struct boot_info *bi, const struct dtb_value *seed)
 {
 	uint32_t n = MIN(seed->len, BOOT_SEED_MAX - bi->seed_len);
 
@@ -334,11 +295,11 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 		   const struct boot_dtb_request *arch)
 {
 	struct dtb_reader r;
-	struct fdt_scan s;
+	struct fdt_walk w;
 	struct fdt_item item;
 
 	/* The boot mapping covers 2 MiB from the DTB's start. */
-	if (fdt_scan_start(&s, fdt, 2u << 20) != 0)
+	if (fdt_walk_start(&w, fdt, 2u << 20) != 0)
 		return -1;
 	r.bi = bi;
 	r.arch = arch;
@@ -346,9 +307,6 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 	r.nodes[CHOSEN] = "chosen";
 	r.nodes[ARCH] = arch ? arch->node : NULL;
 	r.nr_nodes = arch ? ARCH + 1 : ARCH;
-	/* Left as it is when begin_node replaces chosen's name with "/": a superset of the bits
-	 * still lets every wanted name through. */
-	r.node_first_chars = first_char_bits(r.nodes, r.nr_nodes);
 	r.node = ROOT;
 	r.prop_names = prop_names_of(&r, ROOT);
 	r.found = 0;
@@ -363,13 +321,14 @@ int boot_parse_dtb(struct boot_info *bi, const void *fdt, phys_addr_t dtb_pa,
 	bi->firmware = "dtb";
 	bi->dtb = fdt;
 	boot_add_reserved(bi, dtb_pa, fdt_totalsize(fdt));
-	/* A corrupt blob ends the scan early: what was read before the damage is kept, the
-	 * properties of a node the damage cut short included (a lookup would find them too). A
-	 * memory node's RAM is taken as soon as both its properties are known. */
-	while (fdt_scan_next(&s, &item)) {
-		if (item.kind == FDT_ITEM_NODE)
-			begin_node(&r, &s, item.name);
-		else
+	/* Only the root's properties and the top-level nodes' are read. A corrupt blob ends the
+	 * walk early: what was read before the damage is kept, the properties of a node the damage
+	 * cut short included. A memory node's RAM is taken as soon as both its properties are
+	 * known. */
+	while (fdt_walk_next(&w, &item)) {
+		if (item.kind == FDT_ITEM_NODE && item.depth == 1)
+			begin_node(&r, item.name);
+		else if (item.kind == FDT_ITEM_PROP && item.depth <= 1)
 			read_prop(&r, &item);
 	}
 	apply_chosen(&r);
