@@ -6,17 +6,15 @@
 #include <lib/fmt.h>
 #include <lib/string.h>
 
-/* The flags: '-' pads on the right, '0' pads numbers with zeros after the sign, '#' puts "0x"
- * before hex and a leading zero before octal, '+' a sign before positive numbers too, ' ' a
- * space where a positive number's sign would be. */
+/* '-' pads on the right, '0' pads numbers with zeros after the sign, '#' puts "0x" before hex
+ * and a 0 before octal, '+' a sign before positive numbers, ' ' a space in its place. */
 enum flag { F_LEFT = 1, F_ZERO = 2, F_ALT = 4, F_PLUS = 8, F_SPACE = 16 };
 
 enum length { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_Z, LEN_J, LEN_T };
 
 struct spec {
 	unsigned flags;
-	int width;  /* 0: none */
-	int prec;   /* -1: none */
+	int width, prec; /* no width: 0; no precision: -1 */
 	enum length length;
 };
 
@@ -84,8 +82,9 @@ static uint64_t integer_arg(va_list *ap, enum length length, bool is_signed)
 }
 
 /* Writes the digits of v backwards from end and returns the first. Values that fit in 32 bits
- * are divided in 32 bits: 32-bit ARM has no 64-bit divide, and the library routine that does it
- * (__aeabi_uldivmod) is far slower than the 32-bit one. */
+ * take 32-bit arithmetic: 32-bit ARM has no divide instruction, and the library routine that
+ * divides 64-bit values (__aeabi_uldivmod) is slow. There, hex and octal digits are groups of 4
+ * and 3 bits, and GCC turns the division by the constant 10 into a multiplication. */
 static char *to_digits(char *end, uint64_t v, unsigned base, bool upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -98,8 +97,13 @@ static char *to_digits(char *end, uint64_t v, unsigned base, bool upper)
 	}
 	v32 = (uint32_t)v;
 	do {
-		*--p = digits[v32 % base];
-		v32 /= base;
+		if (base == 10) {
+			*--p = digits[v32 % 10];
+			v32 /= 10;
+		} else {
+			*--p = digits[v32 & (base - 1)];
+			v32 >>= base == 16 ? 4 : 3;
+		}
 	} while (v32 != 0);
 	return p;
 }
@@ -127,9 +131,8 @@ static void put_integer(struct sink *s, const struct spec *sp, uint64_t v, unsig
 	put_field(s, sp, prefix, zeros, end - ndigits, ndigits);
 }
 
-/* One conversion, the argument it reads, and what it prints. Flags a conversion has no use for
- * are dropped, as the C library does: '+' and ' ' count for d and i only, '#' for x, X and o,
- * '0' and the precision for numbers (and the precision for %s). */
+/* One conversion: the argument it reads and what it prints. As in the C library, '+' and ' '
+ * count for d and i only, '#' for x, X and o, '0' for numbers, the precision for them and %s. */
 static void format_conversion(struct sink *s, struct spec *sp, char conv, va_list *ap)
 {
 	const char *prefix = "", *str;
@@ -172,8 +175,7 @@ static void format_conversion(struct sink *s, struct spec *sp, char conv, va_lis
 		put_field(s, sp, "", 0, str, len);
 		break;
 	case 'c':
-		/* Always a field of one character, even a NUL. */
-		c = (char)integer_arg(ap, sp->length, false);
+		c = (char)integer_arg(ap, sp->length, false); /* even a NUL */
 		put_field(s, sp, "", 0, &c, 1);
 		break;
 	case '\0':
@@ -187,8 +189,7 @@ static void format_conversion(struct sink *s, struct spec *sp, char conv, va_lis
 	}
 }
 
-/* Widths and precisions are held below this, so that no sum of them overflows an int (nobody
- * asks for a billion spaces on purpose; glibc refuses such formats). */
+/* Widths and precisions are held below this, so that no sum of them overflows an int. */
 #define COUNT_MAX (__INT_MAX__ / 4)
 
 /* A width or precision: digits, or "*" to take an int argument. */
