@@ -68,22 +68,9 @@ __noreturn void usage(void)
 
 const char *err_name(long e)
 {
-	switch (e) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EBADF: return "EBADF";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case EISDIR: return "EISDIR";
-	case ENOTDIR: return "ENOTDIR";
-	case EINVAL: return "EINVAL";
-	case EMFILE: return "EMFILE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	default: return "E?";
-	}
+	const char *name = errno_name((int)e);
+
+	return name ? name : "E?";
 }
 
 bool is_err(long r)

@@ -5,17 +5,9 @@
  *    right at the gap's edge: honoured; MAP_FIXED inside the gap: allowed, as in Linux;
  *  - brk up to a page below the gap: allowed; into the gap, or up to the stack: refused.
  * Every line says what happened, so a transcript compares words, not addresses. */
+#include <sysnr.h>
 #include <user.h>
 
-#if defined(__aarch64__)
-#define SYS_openat_ 56
-#elif defined(__arm__)
-#define SYS_openat_ 322
-#elif defined(__x86_64__)
-#define SYS_openat_ 257
-#elif defined(__i386__)
-#define SYS_openat_ 295
-#endif
 #define AT_FDCWD (-100)
 
 #define PAGE USER_PAGE_SIZE
@@ -23,7 +15,7 @@
 
 static bool has_vma(uintptr_t addr)
 {
-	return __syscall(SYS_openat_, AT_FDCWD, (long)addr, 0, 0, 0, 0) != -EFAULT;
+	return __syscall(SYS_openat, AT_FDCWD, (long)addr, 0, 0, 0, 0) != -EFAULT;
 }
 
 /* The lowest page of the VMA holding `top` (which is mapped), searched within 64 MiB below:

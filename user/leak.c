@@ -9,17 +9,9 @@
  * A kernel that leaves the tables of step 3 linked loses them for good (munmap and exit free
  * tables under leaves and VMAs only): `free` before and after many runs shows it. A kernel that
  * kills the process at step 1 (out of memory) must give every frame back too. */
+#include <sysnr.h>
 #include <user.h>
 
-#if defined(__aarch64__)
-#define SYS_openat_ 56
-#elif defined(__arm__)
-#define SYS_openat_ 322
-#elif defined(__x86_64__)
-#define SYS_openat_ 257
-#elif defined(__i386__)
-#define SYS_openat_ 295
-#endif
 #define AT_FDCWD (-100)
 
 #define PAGE USER_PAGE_SIZE
@@ -33,7 +25,7 @@ static unsigned long filled, unmapped;
  * when the page could not be had. */
 static long open_at(uintptr_t addr)
 {
-	return __syscall(SYS_openat_, AT_FDCWD, (long)addr, 0, 0, 0, 0);
+	return __syscall(SYS_openat, AT_FDCWD, (long)addr, 0, 0, 0, 0);
 }
 
 /* Step 1: fault pages of big in until the kernel has no frame left. */

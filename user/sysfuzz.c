@@ -957,26 +957,6 @@ static bool set_up(int argc, char **argv)
 	return true;
 }
 
-static const char *errno_name(unsigned e)
-{
-	switch (e) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case EBADF: return "EBADF";
-	case ENOMEM: return "ENOMEM";
-	case EACCES: return "EACCES";
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case ENOTDIR: return "ENOTDIR";
-	case EISDIR: return "EISDIR";
-	case EINVAL: return "EINVAL";
-	case EMFILE: return "EMFILE";
-	case ENAMETOOLONG: return "ENAMETOOLONG";
-	case ENOSYS: return "ENOSYS";
-	default: return NULL;
-	}
-}
-
 static void summary(unsigned long seed)
 {
 	char line[512];

@@ -21,6 +21,8 @@
 
 /* Set by the wrappers below when they fail (they then return -1 or MAP_FAILED). */
 extern int errno;
+/* "EFAULT" for EFAULT (positive), for the errors these programs meet; NULL for others. */
+const char *errno_name(int err);
 
 /* The raw system call (user/arch/<abi>/syscall.S): returns -errno on failure, never sets errno. */
 long __syscall(long nr, long a, long b, long c, long d, long e, long f);
