@@ -40,8 +40,9 @@ struct boot_info {
 	const void *dtb;
 };
 
-/* Record a RAM region or a reserved range; silently ignores overflow past BOOT_MAX_REGIONS
- * (the boot log shows how many were recorded). */
+/* Record a RAM region or a reserved range (empty ones are ignored). Past BOOT_MAX_REGIONS, RAM
+ * is left out (the boot log shows how many regions were recorded), while a reservation widens
+ * the last one to cover it: nothing reserved is ever handed out. */
 void boot_add_ram(struct boot_info *bi, phys_addr_t base, uint64_t size);
 void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size);
 /* Copy a command line, dropping a leading image path ("rndbits.elf foo=1" -> "foo=1") when

@@ -4,26 +4,36 @@
 #include <lib/fdt.h>
 #include <lib/string.h>
 
-/* Out of line: boot code records regions from several places (the DTB's RAM and the DTB
- * itself, the arch's image), and each inlined copy would be translated again by QEMU. */
-static __attribute__((noinline)) void add_region(struct mem_region *list, unsigned *nr,
-						  phys_addr_t base, uint64_t size)
+static void add_region(struct mem_region *list, unsigned *nr, phys_addr_t base, uint64_t size)
 {
-	if ((size == 0) | (*nr >= BOOT_MAX_REGIONS))
-		return;
 	list[*nr].base = base;
 	list[*nr].size = size;
 	(*nr)++;
 }
 
+/* RAM past the list's room is left out: the kernel then uses less RAM than there is. */
 void boot_add_ram(struct boot_info *bi, phys_addr_t base, uint64_t size)
 {
-	add_region(bi->ram, &bi->nr_ram, base, size);
+	if (size != 0 && bi->nr_ram < BOOT_MAX_REGIONS)
+		add_region(bi->ram, &bi->nr_ram, base, size);
 }
 
+/* A reservation can never be left out (a loader with many modules would have the page
+ * allocator hand out their frames): past the list's room, the last entry grows to cover the
+ * new range too, reserving whatever RAM lies between them as well. */
 void boot_add_reserved(struct boot_info *bi, phys_addr_t base, uint64_t size)
 {
-	add_region(bi->reserved, &bi->nr_reserved, base, size);
+	if (size == 0)
+		return;
+	if (bi->nr_reserved < BOOT_MAX_REGIONS) {
+		add_region(bi->reserved, &bi->nr_reserved, base, size);
+		return;
+	}
+	struct mem_region *last = &bi->reserved[BOOT_MAX_REGIONS - 1];
+	uint64_t end = MAX(last->base + last->size, base + size);
+
+	last->base = MIN(last->base, base);
+	last->size = end - last->base;
 }
 
 /* How much of a command line of len bytes fits in max bytes as whole words: all of it if it

@@ -323,6 +323,28 @@ static void test_not_a_dtb(void **state)
 }
 
 /* QEMU's own trees (-m 128M): one RAM region at 0x40000000, the GIC handed to the arch once. */
+/* Past the list's room, RAM regions are left out but reservations never are: the last one
+ * widens to cover each further range (a loader with many modules must not have the page
+ * allocator hand out their frames). */
+static void test_reservations_never_dropped(void **state)
+{
+	struct boot_info bi;
+
+	(void)state;
+	memset(&bi, 0, sizeof(bi));
+	for (unsigned i = 0; i < BOOT_MAX_REGIONS + 4; i++) {
+		boot_add_ram(&bi, 0x100000ULL * (i + 1), 0x1000);
+		boot_add_reserved(&bi, 0x100000ULL * (i + 1), 0x1000);
+	}
+	boot_add_reserved(&bi, 0x50000, 0x1000); /* below everything: widens downwards */
+	boot_add_reserved(&bi, 0x7000, 0);       /* empty: nothing */
+	assert_int_equal(bi.nr_ram, BOOT_MAX_REGIONS);
+	assert_int_equal(bi.nr_reserved, BOOT_MAX_REGIONS);
+	const struct mem_region *last = &bi.reserved[BOOT_MAX_REGIONS - 1];
+	assert_int_equal(last->base, 0x50000);
+	assert_int_equal(last->base + last->size, 0x100000ULL * (BOOT_MAX_REGIONS + 4) + 0x1000);
+}
+
 static void test_qemu_dtbs(void **state)
 {
 	(void)state;
@@ -357,6 +379,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unsupported_cells),
 		cmocka_unit_test(test_chosen_rules),
 		cmocka_unit_test(test_not_a_dtb),
+		cmocka_unit_test(test_reservations_never_dropped),
 		cmocka_unit_test(test_qemu_dtbs),
 	};
 	dtb_paths = argv + 1;
