@@ -20,14 +20,6 @@
 #define O_WRONLY 1
 #define O_RDWR 2
 
-#if defined(__x86_64__) || defined(__i386__)
-#define RET_INSN 0xccccccc3u /* ret, then int3 padding */
-#elif defined(__aarch64__)
-#define RET_INSN 0xd65f03c0u /* ret */
-#elif defined(__arm__)
-#define RET_INSN 0xe12fff1eu /* bx lr */
-#endif
-
 #define PAGE USER_PAGE_SIZE
 #define RND_BITS_FILE "/proc/sys/vm/mmap_rnd_bits"
 

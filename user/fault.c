@@ -6,14 +6,6 @@
 
 /* A "return" instruction: where an exec of a writable page is wrongly allowed, the call comes
  * straight back and the program reports that it survived instead of running garbage. */
-#if defined(__x86_64__) || defined(__i386__)
-#define RET_INSN 0xccccccc3u /* ret, then int3 padding */
-#elif defined(__aarch64__)
-#define RET_INSN 0xd65f03c0u /* ret */
-#elif defined(__arm__)
-#define RET_INSN 0xe12fff1eu /* bx lr */
-#endif
-
 static volatile uint32_t fault_data[4] = { RET_INSN, RET_INSN, RET_INSN, RET_INSN };
 
 /* Set before an exec access: `fault exec text` calls main itself, which must then come back at

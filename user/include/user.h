@@ -19,6 +19,16 @@
 /* The page size of the kernel these images are built for (native and compat alike). */
 #define USER_PAGE_SIZE (1UL << USER_PAGE_SHIFT)
 
+/* A return instruction as one 32-bit word, to plant in data, stack or heap: an exec there
+ * that the page tables wrongly allow comes straight back instead of running garbage. */
+#if defined(__x86_64__) || defined(__i386__)
+#define RET_INSN 0xccccccc3u /* ret, then int3 padding */
+#elif defined(__aarch64__)
+#define RET_INSN 0xd65f03c0u /* ret */
+#elif defined(__arm__)
+#define RET_INSN 0xe12fff1eu /* bx lr */
+#endif
+
 /* Set by the wrappers below when they fail (they then return -1 or MAP_FAILED). */
 extern int errno;
 /* "EFAULT" for EFAULT (positive), for the errors these programs meet; NULL for others. */
