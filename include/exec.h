@@ -1,19 +1,12 @@
-/* Embedded user programs (built from user/ per preset, linked into the kernel image) and exec. */
+/* exec: the program files a process can be started from. */
 #ifndef RNDBITS_EXEC_H
 #define RNDBITS_EXEC_H
 
+#include <fs.h>
 #include <types.h>
 
-/* One embedded ELF image. The build (user/CMakeLists.txt) emits one of these per program and
- * ABI into the user_programs linker section (linker/tables.ld), pointing at the image bytes. */
-struct user_program {
-	const char *name;          /* "probe" */
-	const uint8_t *image;      /* the ELF file */
-	const uint8_t *image_end;
-	uintptr_t compat;          /* non-zero: a 32-bit image for the compat path (arm64, x86_64) */
-};
-
-/* Find a program by name for the native (compat = false) or the 32-bit ABI. */
-const struct user_program *user_program_find(const char *name, bool compat);
+/* The program file NAME of the native (compat = false) or 32-bit ABI: /bin/NAME or
+ * /bin32/NAME (the built-in 32-bit builds on a 64-bit preset), or NULL. */
+const struct fs_file *bin_lookup(const char *name, bool compat);
 
 #endif

@@ -7,6 +7,22 @@
 
 struct sysctl_entry;
 
+/* A regular file of the file namespace that exec and mmap can use: its bytes lie in
+ * contiguous, page-aligned kernel memory (read-only, like a file in the page cache). */
+struct fs_file {
+	const char *path;     /* "/bin/hello" */
+	const char *name;     /* its last component, "hello" */
+	const uint8_t *data;  /* page aligned */
+	size_t size;
+	unsigned mode;        /* st_mode: S_IFREG | permissions */
+	uint32_t ino;         /* inode number, unique per file */
+};
+
+#define FS_BIN_PATH_MAX 64 /* "/bin32/" and a program's name */
+
+/* The regular file at an absolute, clean path ("/bin/hello"), or NULL. */
+const struct fs_file *fs_file_lookup(const char *path);
+
 /* The sysctl entry a /proc/sys path names ("/proc/sys/vm/mmap_rnd_bits", clean: no "//", "."
  * or trailing slash), or NULL. */
 const struct sysctl_entry *fs_sysctl_file(const char *path);

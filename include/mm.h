@@ -6,6 +6,8 @@
 #include <lib/mman.h>
 #include <types.h>
 
+struct fs_file;
+
 
 enum vma_kind { VMA_ANON, VMA_IMAGE, VMA_HEAP, VMA_STACK };
 
@@ -13,7 +15,8 @@ struct vma {
 	uint64_t start, end;   /* page aligned, end exclusive */
 	unsigned prot;         /* PT_R | PT_W | PT_X (PT_USER is implied) */
 	enum vma_kind kind;
-	uint64_t file_offset;  /* VMA_IMAGE: offset of start in the ELF file */
+	const struct fs_file *file; /* the file mapped (VMA_IMAGE, file mmap), or NULL */
+	uint64_t file_offset;  /* offset of start in that file */
 	phys_addr_t shared_pa; /* non-zero: maps these frames of the embedded image read-only (like
 				* the page cache), never freed with the process; 0: private frames */
 	struct vma *next;

@@ -47,7 +47,7 @@ struct run_result {
 };
 
 /* Exec prog with argv (argv[0] is the program name) and run it to completion. */
-void process_run(const struct user_program *prog, int argc, char **argv, unsigned flags,
+void process_run(const struct fs_file *prog, int argc, char **argv, unsigned flags,
 		 struct run_result *res);
 
 /* The running process (NULL in the shell), and the kept one for `maps`, `pt`, `ps`. */
@@ -60,7 +60,7 @@ bool may_inspect_process(const struct process *p, unsigned uid);
 
 /* Build the address space of prog in mm: layout, ELF segments, stack with argv, brk. 0, or
  * -ENOEXEC for a malformed image, -ENOMEM. (kernel/exec.c) */
-int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
+int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	       bool randomize, bool worst_case);
 
 /* The layout half of exec alone, for a task of prog's kind (no tables, no image): what

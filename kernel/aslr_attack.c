@@ -150,7 +150,7 @@ int aslr_attack(int argc, char **argv)
 		       knob->min, knob->max, CONFIG_PRESET);
 		return 2;
 	}
-	const struct user_program *victim = user_program_find("victim", o.compat);
+	const struct fs_file *victim = bin_lookup("victim", o.compat);
 	if (!victim) {
 		printk("aslr: no %svictim program in /bin\n", o.compat ? "32-bit " : "");
 		return 1;
@@ -237,7 +237,7 @@ int aslr_tradeoff(int argc, char **argv)
 		printk("aslr: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
 		return 2;
 	}
-	const struct user_program *alloc = user_program_find("alloc", compat);
+	const struct fs_file *alloc = bin_lookup("alloc", compat);
 	if (!alloc) {
 		printk("aslr: no %salloc program in /bin\n", compat ? "32-bit " : "");
 		return 1;

@@ -49,7 +49,7 @@ struct one_sample {
 };
 
 /* One exec of probe, its output captured and parsed. Returns false if it did not run. */
-static bool sample_exec(const struct sample_opts *o, const struct user_program *probe,
+static bool sample_exec(const struct sample_opts *o, const struct fs_file *probe,
 			struct one_sample *s, struct run_result *res)
 {
 	static char out[256];
@@ -279,7 +279,7 @@ int aslr_sample(int argc, char **argv)
 	/* The report is about the knob's value (its header and the configured range show it). */
 	if (!aslr_may_read_knob(sysctl_find(o.compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits")))
 		return 1;
-	const struct user_program *probe = user_program_find("probe", o.compat);
+	const struct fs_file *probe = bin_lookup("probe", o.compat);
 	if (!probe) {
 		printk("aslr: no %sprobe program in /bin\n", o.compat ? "32-bit " : "");
 		return 1;

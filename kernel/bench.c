@@ -77,7 +77,7 @@ static uint64_t frames_used(void)
 }
 
 /* One run with its output captured and dropped: the UART would otherwise dominate. */
-static int run_quietly(const struct user_program *prog, bool compat, struct run_result *res)
+static int run_quietly(const struct fs_file *prog, bool compat, struct run_result *res)
 {
 	static char out[512];
 	char *argv[] = { (char *)prog->name, NULL };
@@ -90,7 +90,7 @@ static int run_quietly(const struct user_program *prog, bool compat, struct run_
 
 static int bench_exec(const struct bench_opts *o)
 {
-	const struct user_program *prog = user_program_find(o->prog, o->compat);
+	const struct fs_file *prog = bin_lookup(o->prog, o->compat);
 	struct run_result res;
 	unsigned done = 0;
 	bool interrupted = false;
@@ -140,7 +140,7 @@ static int bench_exec(const struct bench_opts *o)
 
 static int bench_layout(const struct bench_opts *o)
 {
-	const struct user_program *prog = user_program_find(o->prog, o->compat);
+	const struct fs_file *prog = bin_lookup(o->prog, o->compat);
 	struct run_result res;
 	unsigned done = 0;
 	bool interrupted = false;

@@ -9,43 +9,27 @@
 #include <kernel.h>
 #include <layout.h>
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <mm.h>
 #include <pgtable.h>
 #include <proc.h>
 #include <random.h>
 
-extern const struct user_program __start_user_programs[], __stop_user_programs[];
-
 #define STACK_VMA_SIZE (128u << 10)
 #define AT_NULL 0
 #define AT_PAGESZ 6
 
-const struct user_program *user_program_find(const char *name, bool compat)
+const struct fs_file *bin_lookup(const char *name, bool compat)
 {
-	for (const struct user_program *p = __start_user_programs; p < __stop_user_programs; p++)
-		if (!!p->compat == compat && strcmp(p->name, name) == 0)
-			return p;
-	return NULL;
+	char path[FS_BIN_PATH_MAX];
+
+	if (strlen(name) + sizeof("/bin32/") > sizeof(path))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", compat ? "/bin32" : "/bin", name);
+	return fs_file_lookup(path);
 }
 
-/* ls /bin: each program once, with "(32-bit too)" left to `run -32` to find out. */
-static void list_bin(void (*emit)(const char *name))
-{
-	const char *last = "";
-
-	for (;;) {
-		const char *next = NULL;
-		for (const struct user_program *p = __start_user_programs; p < __stop_user_programs; p++)
-			if (strcmp(p->name, last) > 0 && (!next || strcmp(p->name, next) < 0))
-				next = p->name;
-		if (!next)
-			return;
-		emit(next);
-		last = next;
-	}
-}
-FS_DIR(bin, "/bin", list_bin);
 
 static uint64_t page_down(uint64_t x)
 {
@@ -208,7 +192,7 @@ static int build_stack(struct mm *mm, int argc, char **argv)
 	return 0;
 }
 
-int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **argv,
+int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	       bool randomize, bool worst_case)
 {
 	struct elf_image img;
@@ -218,7 +202,7 @@ int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **
 #else
 	unsigned machine = ELF_MACHINE;
 #endif
-	int err = elf_parse(prog->image, (size_t)(prog->image_end - prog->image), elf_class,
+	int err = elf_parse(prog->data, prog->size, elf_class,
 			    machine, mm->geo.task_size, PAGE_SIZE, &img);
 	if (err)
 		return err;
@@ -231,7 +215,7 @@ int exec_image(struct mm *mm, const struct user_program *prog, int argc, char **
 		return -ENOEXEC;
 	mm->load_bias = bias;
 	for (unsigned i = 0; i < img.nr_loads; i++)
-		if ((err = load_segment(mm, prog->image, &img.loads[i], bias)))
+		if ((err = load_segment(mm, prog->data, &img.loads[i], bias)))
 			return err == -EEXIST ? -ENOEXEC : err;
 	mm->entry = img.entry + bias;
 	mm->brk_base = mm->start_brk = page_up(img.hi + bias);

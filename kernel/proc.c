@@ -64,7 +64,7 @@ static unsigned asid_for(int pid)
 	return 1;
 }
 
-void process_run(const struct user_program *prog, int argc, char **argv, unsigned flags,
+void process_run(const struct fs_file *prog, int argc, char **argv, unsigned flags,
 		 struct run_result *res)
 {
 	struct process *p = &running;
@@ -232,7 +232,7 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 #endif
-	const struct user_program *prog = user_program_find(argv[i], flags & RUN_COMPAT);
+	const struct fs_file *prog = bin_lookup(argv[i], flags & RUN_COMPAT);
 	if (!prog) {
 		printk("run: %s: No such file or directory\n", argv[i]);
 		return 127;

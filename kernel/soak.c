@@ -65,7 +65,7 @@ static int cmd_soak(int argc, char **argv)
 	int pargc = i < argc ? argc - i : 2;
 	if (pargc > SOAK_MAX_ARGS)
 		return soak_usage();
-	const struct user_program *prog = user_program_find(pargv[0], flags & RUN_COMPAT);
+	const struct fs_file *prog = bin_lookup(pargv[0], flags & RUN_COMPAT);
 	if (!prog) {
 		printk("soak: %s: No such file or directory\n", pargv[0]);
 		return 127;

@@ -12,7 +12,7 @@
 
 #include <asm/unistd.h>
 
-#include <fd.h>
+#include <syscall.h>
 
 /* The file calls (kernel/fd.c), numbered per ABI as in Linux's tables. arch/<isa>/unistd.h has
  * only the memory and process calls; -1 marks a call the ABI does not have (aarch64 has no
@@ -78,30 +78,6 @@
 #define ABI_NR(ti, name) NATIVE_NR_##name
 #endif
 
-#define WRITE_CHUNK 256
-
-/* write(2) to the console (fds 1 and 2) or an open file. Like Linux's access_ok, a range that
- * wraps or reaches past TASK_SIZE is -EFAULT before a single byte is copied. */
-static long sys_write(struct process *p, unsigned long fd, uint64_t buf, uint64_t count)
-{
-	struct mm *mm = &p->mm;
-	char chunk[WRITE_CHUNK];
-	uint64_t done = 0;
-
-	if (fd != 1 && fd != 2)
-		return fd_write(mm, &p->files, (long)fd, buf, count);
-	if (buf + count < buf || buf + count > mm->geo.task_size)
-		return -EFAULT;
-	while (done < count) {
-		size_t n = (size_t)MIN((uint64_t)sizeof(chunk), count - done);
-		if (copy_from_user(mm, chunk, buf + done, n))
-			return done ? (long)done : -EFAULT;
-		console_write(chunk, n);
-		done += n;
-	}
-	return (long)done;
-}
-
 /* Arguments as the task passed them: 32-bit tasks' registers hold 32-bit values. */
 static uint64_t arg(const struct trap_info *ti, unsigned i)
 {
@@ -110,35 +86,27 @@ static uint64_t arg(const struct trap_info *ti, unsigned i)
 	return ti->compat ? (uint32_t)v : v;
 }
 
-/* A file descriptor argument: Linux declares it `unsigned int fd` (openat's directory `int
- * dfd`), so only the low 32 bits of the register count, for 64-bit tasks too. */
-static long fd_arg(const struct trap_info *ti, unsigned i)
-{
-	return (long)(uint32_t)arg(ti, i);
-}
-
-static long dirfd_arg(const struct trap_info *ti, unsigned i)
-{
-	return (long)(int32_t)(uint32_t)arg(ti, i);
-}
-
 /* What a syscall returns to a task: errors as -errno in the task's own width. */
 static long dispatch(struct trap_info *ti, struct process *p, unsigned long nr)
 {
 	struct mm *mm = &p->mm;
+	struct syscall_args a = { .p = p, .compat = ti->compat };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(a.a); i++)
+		a.a[i] = arg(ti, i);
 
 	if (nr == SYSNR(ti, exit) || nr == SYSNR(ti, exit_group))
 		arch_user_exit((long)(arg(ti, 0) & 0xff));
 	if (nr == SYSNR(ti, write))
-		return sys_write(p, (unsigned long)fd_arg(ti, 0), arg(ti, 1), arg(ti, 2));
+		return sys_write(&a);
 	if ((long)nr == FD_SYSNR(ti, read))
-		return fd_read(mm, &p->files, fd_arg(ti, 0), arg(ti, 1), arg(ti, 2));
+		return sys_read(&a);
 	if ((long)nr == FD_SYSNR(ti, open))
-		return fd_open(mm, &p->files, AT_FDCWD, arg(ti, 0), (unsigned long)arg(ti, 1));
+		return sys_open(&a);
 	if ((long)nr == FD_SYSNR(ti, openat))
-		return fd_open(mm, &p->files, dirfd_arg(ti, 0), arg(ti, 1), (unsigned long)arg(ti, 2));
+		return sys_openat(&a);
 	if ((long)nr == FD_SYSNR(ti, close))
-		return fd_close(&p->files, fd_arg(ti, 0));
+		return sys_close(&a);
 	if (nr == SYSNR(ti, getpid))
 		return p->pid;
 	if (nr == SYSNR(ti, brk))

@@ -140,6 +140,7 @@ int vma_insert(struct mm *mm, uint64_t start, uint64_t end, unsigned prot, enum 
 	v->end = end;
 	v->prot = prot;
 	v->kind = kind;
+	v->file = NULL;
 	v->file_offset = file_offset;
 	v->shared_pa = 0;
 	while (*link && (*link)->start < start)
