@@ -23,6 +23,9 @@ struct fs_file {
 /* The regular file at an absolute, clean path ("/bin/hello"), or NULL. */
 const struct fs_file *fs_file_lookup(const char *path);
 
+/* Is the absolute, clean path (no trailing slash) a directory of the namespace? */
+bool fs_is_directory(const char *path);
+
 /* The sysctl entry a /proc/sys path names ("/proc/sys/vm/mmap_rnd_bits", clean: no "//", "."
  * or trailing slash), or NULL. */
 const struct sysctl_entry *fs_sysctl_file(const char *path);

@@ -14,6 +14,7 @@ struct process {
 	int pid;
 	unsigned uid;      /* who ran it: the shell's user at exec */
 	char name[PROC_NAME_MAX];
+	const struct fs_file *exe; /* the file it was exec'd from (/proc/PID/exe) */
 	struct mm mm;
 	struct fd_table files; /* empty at exec, closed at exit */
 	int status;        /* wait status: exit code, or 128 + signal */

@@ -78,6 +78,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	p->uid = current_uid();
 	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
+	p->exe = prog;
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	p->foreground = flags & RUN_FOREGROUND;
 	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));

@@ -48,7 +48,7 @@ static bool strip_trailing_slashes(const char *path, char *buf, size_t size)
 
 /* Is dir (without trailing slash) a directory: "/", "/proc", "/proc/sys", a sysctl prefix like
  * "/proc/sys/vm", or a registered one? */
-static bool is_directory(const char *dir)
+bool fs_is_directory(const char *dir)
 {
 	if (strcmp(dir, "/") == 0 || strcmp(dir, "/proc") == 0 || strcmp(dir, proc_sys) == 0)
 		return true;
@@ -81,7 +81,7 @@ static const struct sysctl_entry *file_at(const char *path, long *err)
 
 	if (e && !slash)
 		return e;
-	*err = e ? -ENOTDIR : is_directory(clean) ? -EISDIR : -ENOENT;
+	*err = e ? -ENOTDIR : fs_is_directory(clean) ? -EISDIR : -ENOENT;
 	return NULL;
 }
 
@@ -207,7 +207,7 @@ static int cmd_ls(int argc, char **argv)
 		strip_trailing_slashes(argv[i], dir, sizeof(dir));
 		if (argc > 2)
 			printk("%s%s:\n", i > 1 ? "\n" : "", argv[i]);
-		if (is_directory(dir)) {
+		if (fs_is_directory(dir)) {
 			list_directory(dir);
 			continue;
 		}
