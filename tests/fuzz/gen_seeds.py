@@ -277,6 +277,27 @@ def shell():
     write("shell", "all", bytes([0]) + b"\n".join(lines))
 
 
+# --- cpio: archives by GNU cpio (newc, crc) and tools/mkcpio.py (aligned), small files. -------
+def cpio():
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "bin"))
+        for name, size in (("bin/a", 0), ("bin/bb", 1), ("bin/ccc", 5), ("hello", 3)):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(bytes((i * 7) & 0xFF for i in range(size)))
+        names = b"bin\nbin/a\nbin/bb\nbin/ccc\nhello\n"
+        for fmt in ("newc", "crc"):
+            out = subprocess.run(["cpio", "--quiet", "-o", "-H", fmt], cwd=d, input=names,
+                                 stdout=subprocess.PIPE, check=True).stdout
+            write("cpio", fmt, out)
+            write("cpio", fmt + "-twice", out + out)
+        mk = os.path.join(d, "mk.cpio")
+        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "mkcpio.py"), "--align",
+                        "64", mk, "bin/a=" + os.path.join(d, "bin/a"),
+                        os.path.join(d, "hello"), "etc/="], check=True)
+        with open(mk, "rb") as f:
+            write("cpio", "mkcpio-aligned", f.read())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -291,6 +312,7 @@ def main():
     multiboot()
     console()
     shell()
+    cpio()
 
 
 if __name__ == "__main__":
