@@ -1,24 +1,38 @@
-/* A very small file namespace for the shell: /proc/sys (sysctl entries as files) and whatever
- * other read-only directories register (e.g. /bin). Enough for `cat`, `ls` and `>`. */
+/* The file namespace: the initramfs tree (kernel/initramfs.c: /bin, /bin32 and whatever the
+ * archives hold), /proc/sys (sysctl entries as files) and /proc/PID (maps, exe) of the running
+ * and the kept process (kernel/procfs.c). Read-only but for the sysctl files. The shell's `cat`,
+ * `ls` and `>` and the file system calls (kernel/fd.c) both go through it. */
 #ifndef RNDBITS_FS_H
 #define RNDBITS_FS_H
 
 #include <types.h>
 
 struct sysctl_entry;
+struct process;
 
-/* A regular file of the file namespace that exec and mmap can use: its bytes lie in
- * contiguous, page-aligned kernel memory (read-only, like a file in the page cache). */
+/* A regular file (or directory: S_IFDIR in mode, no data) of the initramfs tree. A regular
+ * file's bytes lie in contiguous, page-aligned kernel memory (read-only, like a file in the
+ * page cache), so exec and mmap can map them straight into user space. */
 struct fs_file {
 	const char *path;     /* "/bin/hello" */
 	const char *name;     /* its last component, "hello" */
 	const uint8_t *data;  /* page aligned */
 	size_t size;
-	unsigned mode;        /* st_mode: S_IFREG | permissions */
-	uint32_t ino;         /* inode number, unique per file */
+	unsigned mode;        /* st_mode: S_IFREG | permissions, or S_IFDIR | permissions */
+	uint32_t ino;         /* inode number, unique per node */
 };
 
-#define FS_BIN_PATH_MAX 64 /* "/bin32/" and a program's name */
+#define FS_PATH_MAX 256     /* the longest absolute path in the namespace, NUL included */
+#define FS_BIN_PATH_MAX 64  /* "/bin32/" and a program's name */
+
+/* st_mode's types and the device numbers st_dev reports (Linux's anonymous block devices:
+ * 0:2 the rootfs the initramfs fills, as /proc/PID/maps shows it; /proc's own number). */
+#define S_IFMT 0170000u
+#define S_IFDIR 0040000u
+#define S_IFREG 0100000u
+#define S_IFLNK 0120000u
+#define FS_DEV_ROOTFS_MINOR 2
+#define FS_DEV_PROC_MINOR 21
 
 /* The regular file at an absolute, clean path ("/bin/hello"), or NULL. */
 const struct fs_file *fs_file_lookup(const char *path);
@@ -30,20 +44,71 @@ bool fs_is_directory(const char *path);
  * or trailing slash), or NULL. */
 const struct sysctl_entry *fs_sysctl_file(const char *path);
 
-/* Read a whole file into buf (as user uid). Returns its length or -errno (-ENOENT, -EACCES,
+/* --- Nodes: what a path names, for the system calls ------------------------------------- */
+
+enum fs_node_kind {
+	FS_NODE_DIR,     /* any directory: "/", /proc, /proc/sys/..., /proc/PID, initramfs ones */
+	FS_NODE_FILE,    /* an initramfs file (file) */
+	FS_NODE_SYSCTL,  /* a /proc/sys file (sysctl) */
+	FS_NODE_MAPS,    /* /proc/PID/maps (pid) */
+	FS_NODE_LINK,    /* /proc/self, /proc/PID/exe (lstat, readlink) */
+};
+
+struct fs_node {
+	enum fs_node_kind kind;
+	unsigned mode;      /* st_mode */
+	uint64_t ino;
+	uint64_t size;      /* st_size: a file's length; 0 for /proc files, as on Linux */
+	unsigned dev_minor; /* st_dev is 0:dev_minor */
+	char path[FS_PATH_MAX]; /* absolute, clean; links already followed if asked to */
+	const struct fs_file *file;         /* FS_NODE_FILE, and initramfs directories */
+	const struct sysctl_entry *sysctl;  /* FS_NODE_SYSCTL */
+	int pid;                            /* FS_NODE_MAPS, LINK and DIR under /proc/PID */
+};
+
+/* What the absolute path names (clean: no "//", "." or trailing slash; ".." is resolved
+ * lexically as there are no symlinks but /proc's): 0, or -ENOENT, -ENOTDIR (a component
+ * below a file). follow: a final symbolic link (/proc/self, /proc/PID/exe) is followed, as
+ * stat and open do; lstat and readlink do not. */
+int fs_resolve(const char *path, bool follow, struct fs_node *n);
+
+/* Up to size bytes of the file at pos, as user uid: the count (0 at or past the end), or
+ * -EISDIR, -EACCES (sysctl permissions; /proc/PID/maps of another user's process), -EINVAL
+ * for a link. */
+long fs_node_read(const struct fs_node *n, unsigned uid, uint64_t pos, char *buf, size_t size);
+
+/* The entries of a directory, in a fixed order ("." and ".." first): entry number index into
+ * *d, 0; or -ENOENT past the last one. */
+struct fs_dirent {
+	char name[FS_PATH_MAX];
+	uint64_t ino;
+	unsigned char type; /* DT_DIR, DT_REG, DT_LNK */
+};
+#define DT_DIR 4
+#define DT_REG 8
+#define DT_LNK 10
+int fs_node_readdir(const struct fs_node *n, unsigned index, struct fs_dirent *d);
+
+/* A link's target ("/bin/hello", "42") into buf (NUL-terminated): its length, or -EINVAL for
+ * anything but a link. */
+long fs_node_readlink(const struct fs_node *n, char *buf, size_t size);
+
+/* Clean an absolute or relative path seen from directory dir (absolute, clean) into out:
+ * duplicate slashes and "." go, ".." takes back a component (never above "/"). *trailing_slash
+ * says whether it ended with one. -ENAMETOOLONG if the result does not fit. */
+long fs_clean_path(const char *dir, const char *path, char *out, size_t size,
+		   bool *trailing_slash);
+
+/* Read a whole small file into buf (as user uid): its length or -errno (-ENOENT, -EACCES,
  * -EISDIR, -ENOTDIR for a file named with a trailing slash). */
 long fs_read(const char *path, unsigned uid, char *buf, size_t size);
 /* One write of len bytes at position 0. Returns bytes consumed or -errno. */
 long fs_write(const char *path, unsigned uid, const char *buf, size_t len);
 
-/* Extra directories: a name list provider registered in the fs_dirs linker section. */
-struct fs_dir {
-	const char *path; /* "/bin" */
-	/* Call emit(name) for each entry, in order. */
-	void (*list)(void (*emit)(const char *name));
-};
-#define FS_DIR(ident, dir_path, fn)                                                      \
-	static const struct fs_dir fs_dir_##ident __section("fs_dirs") __used              \
-		__aligned(sizeof(void *)) = { .path = dir_path, .list = fn }
+/* --- /proc/PID/maps (kernel/proc_maps.c) ------------------------------------------------ */
+
+/* p's maps, in Linux's format, a piece at a time: out(ctx, text, len) in order. */
+void proc_maps_text(const struct process *p, void (*out)(void *ctx, const char *s, size_t n),
+		    void *ctx);
 
 #endif

@@ -1,77 +1,338 @@
-/* INTERIM (replaced by the initramfs work of issue 15): the built-in programs as files of the
- * namespace, straight from the user_programs section; /bin holds the native builds, /bin32 the
- * 32-bit ones of a 64-bit preset. */
-#include <exec.h>
+/* The initramfs (include/initramfs.h): cpio newc archives unpacked into a read-only tree of
+ * directories and files, the way Linux's populate_rootfs fills its rootfs: the archive built
+ * into the image first (the built-in programs), then the one the boot loader passed.
+ *
+ * The tree is a flat table of nodes (struct fs_file), found by path. A later node with the same
+ * path replaces an earlier one (lookups go from the newest), so an archive can overwrite a file
+ * of an earlier one; an archive is added whole or not at all: it is walked and checked once
+ * before anything changes, and if adding it still fails (no frames, a file where a directory
+ * must be) the nodes added so far are taken back. */
+#include <arch/memory.h>
 #include <fs.h>
 #include <initramfs.h>
 #include <kernel.h>
+#include <lib/cpio.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
+#include <pmm.h>
 
-struct user_program {
-	const char *name;
-	const uint8_t *image;
-	const uint8_t *image_end;
-	uintptr_t compat;
-};
-extern const struct user_program __start_user_programs[], __stop_user_programs[];
+#define MAX_NODES 1024
+#define NAMES_SIZE (48u << 10) /* the nodes' paths, NUL-terminated, one after another */
+#define DIR_MODE (CPIO_S_IFDIR | 0755)
 
-#define MAX_BUILTIN 64
-static struct fs_file files[MAX_BUILTIN];
-static char paths[MAX_BUILTIN][40];
-static unsigned nr_files;
+static struct fs_file nodes[MAX_NODES];
+static unsigned copied_pages[MAX_NODES]; /* frames holding a node's copied data, else 0 */
+static unsigned nr_nodes;
+static char names[NAMES_SIZE];
+static size_t names_used;
 
-static void index_builtins(void)
+static bool is_dir(const struct fs_file *f)
 {
-	if (nr_files)
-		return;
-	for (const struct user_program *p = __start_user_programs;
-	     p < __stop_user_programs && nr_files < MAX_BUILTIN; p++) {
-		struct fs_file *f = &files[nr_files];
-		snprintf(paths[nr_files], sizeof(paths[0]), "%s/%s", p->compat ? "/bin32" : "/bin",
-			 p->name);
-		f->path = paths[nr_files];
-		f->name = p->name;
-		f->data = p->image;
-		f->size = (size_t)(p->image_end - p->image);
-		f->mode = 0100755;
-		f->ino = ++nr_files + 1;
-	}
+	return (f->mode & CPIO_S_IFMT) == CPIO_S_IFDIR;
+}
+
+const struct fs_file *ramfs_lookup(const char *path)
+{
+	for (unsigned i = nr_nodes; i-- > 0;)
+		if (strcmp(nodes[i].path, path) == 0)
+			return &nodes[i];
+	return NULL;
 }
 
 const struct fs_file *fs_file_lookup(const char *path)
 {
-	index_builtins();
-	for (unsigned i = 0; i < nr_files; i++)
-		if (strcmp(files[i].path, path) == 0)
-			return &files[i];
-	return NULL;
+	const struct fs_file *f = ramfs_lookup(path);
+
+	return f && !is_dir(f) ? f : NULL;
 }
 
-/* ls /bin: each native program once, in name order. */
-static void list_bin(void (*emit)(const char *name))
+/* Is f's parent directory dir ("/" or "/bin")? */
+static bool in_dir(const struct fs_file *f, const char *dir, size_t dir_len)
 {
-	const char *last = "";
+	size_t parent_len = (size_t)(f->name - f->path) - 1; /* up to the last slash */
 
-	index_builtins();
-	for (;;) {
-		const char *next = NULL;
-		for (unsigned i = 0; i < nr_files; i++)
-			if (strncmp(files[i].path, "/bin/", 5) == 0 && strcmp(files[i].name, last) > 0 &&
-			    (!next || strcmp(files[i].name, next) < 0))
-				next = files[i].name;
-		if (!next)
-			return;
-		emit(next);
-		last = next;
-	}
+	if (dir_len == 1) /* the root */
+		return parent_len == 0;
+	return parent_len == dir_len && strncmp(f->path, dir, dir_len) == 0;
 }
-FS_DIR(bin, "/bin", list_bin);
+
+const struct fs_file *ramfs_next_child(const char *dir, const char *after)
+{
+	size_t dir_len = strlen(dir);
+	const struct fs_file *next = NULL;
+
+	for (unsigned i = 0; i < nr_nodes; i++) {
+		const struct fs_file *f = &nodes[i];
+		if (!in_dir(f, dir, dir_len) || strcmp(f->name, after) <= 0)
+			continue;
+		/* Of equal names the newest: the one a lookup of its path finds. */
+		if (!next || strcmp(f->name, next->name) <= 0)
+			next = f;
+	}
+	return next;
+}
+
+/* --- Names ------------------------------------------------------------------------------- */
+
+/* The namespace path of archive name `name` for an entry of type `type` into out ("/bin/x"):
+ * 1, 0 for the root itself (passed over), or -EINVAL with *why set. */
+static int archive_path(const char *name, unsigned type, char *out, size_t size, const char **why)
+{
+	size_t o = 0;
+	unsigned parts = 0;
+
+	for (const char *s = name; *s;) {
+		while (*s == '/')
+			s++;
+		const char *end = s;
+		while (*end && *end != '/')
+			end++;
+		size_t len = (size_t)(end - s);
+		if (len == 2 && s[0] == '.' && s[1] == '.') {
+			*why = "'..' in a name";
+			return -EINVAL;
+		}
+		if (len && !(len == 1 && s[0] == '.')) {
+			if (o + 1 + len >= size) {
+				*why = "name too long";
+				return -EINVAL;
+			}
+			out[o++] = '/';
+			memcpy(out + o, s, len);
+			o += len;
+			parts++;
+		}
+		s = end;
+	}
+	out[o] = '\0';
+	if (parts == 0)
+		return 0;
+	if (parts == 1 && type != CPIO_S_IFDIR) { /* a bare name: /bin/NAME */
+		if (o + 4 >= size) {
+			*why = "name too long";
+			return -EINVAL;
+		}
+		memmove(out + 4, out, o + 1);
+		memcpy(out, "/bin", 4);
+	}
+	return 1;
+}
+
+/* --- Adding nodes ------------------------------------------------------------------------ */
+
+static const char *save_name(const char *path)
+{
+	size_t len = strlen(path) + 1;
+
+	if (len > NAMES_SIZE - names_used)
+		return NULL;
+	char *s = names + names_used;
+	memcpy(s, path, len);
+	names_used += len;
+	return s;
+}
+
+static struct fs_file *new_node(const char *path, unsigned mode)
+{
+	if (nr_nodes == MAX_NODES)
+		return NULL;
+	const char *saved = save_name(path);
+	if (!saved)
+		return NULL;
+	struct fs_file *f = &nodes[nr_nodes];
+	memset(f, 0, sizeof(*f));
+	copied_pages[nr_nodes] = 0;
+	f->path = saved;
+	f->name = strrchr(saved, '/') + 1;
+	f->mode = mode;
+	f->ino = nr_nodes + 2; /* 1 is the root's, as on Linux's rootfs */
+	nr_nodes++;
+	return f;
+}
+
+/* Make the directory path and its parents exist: 0, -ENOTDIR (a file is in the way),
+ * -ENOSPC (no room for the node). An existing directory keeps its mode. */
+static int make_dirs(const char *path, unsigned mode)
+{
+	char prefix[FS_PATH_MAX];
+	size_t len = strlen(path);
+
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && path[i] != '/')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		const struct fs_file *f = ramfs_lookup(prefix);
+		if (f && !is_dir(f))
+			return -ENOTDIR;
+		if (!f && !new_node(prefix, i == len ? mode : DIR_MODE))
+			return -ENOSPC;
+	}
+	return 0;
+}
+
+static unsigned order_for(size_t pages)
+{
+	unsigned order = 0;
+
+	while (((size_t)1 << order) < pages)
+		order++;
+	return order;
+}
+
+/* Page-aligned bytes for e's data: in place if it is aligned already, else copied into frames
+ * (the tail of the power-of-two block given back). *pages: how many frames were taken. */
+static const uint8_t *place_data(const struct cpio_entry *e, unsigned *pages)
+{
+	*pages = 0;
+	if (((uintptr_t)e->data & (PAGE_SIZE - 1)) == 0 || e->size == 0)
+		return e->data;
+	size_t n = (e->size + PAGE_SIZE - 1) / PAGE_SIZE;
+	unsigned order = order_for(n);
+	phys_addr_t pa = pmm_alloc_pages(order);
+	if (!pa)
+		return NULL;
+	for (size_t i = n; i < ((size_t)1 << order); i++)
+		pmm_free_page(pa + (phys_addr_t)i * PAGE_SIZE);
+	uint8_t *copy = __va(pa);
+	memcpy(copy, e->data, e->size);
+	*pages = (unsigned)n;
+	return copy;
+}
+
+static int add_file(const struct cpio_entry *e, const char *path)
+{
+	char parent[FS_PATH_MAX];
+
+	strlcpy(parent, path, sizeof(parent));
+	*strrchr(parent, '/') = '\0';
+	int err = *parent ? make_dirs(parent, DIR_MODE) : 0;
+	if (err)
+		return err;
+	const struct fs_file *old = ramfs_lookup(path);
+	if (old && is_dir(old))
+		return -EISDIR;
+	struct fs_file *f = new_node(path, e->mode);
+	if (!f)
+		return -ENOSPC;
+	unsigned pages;
+	f->data = place_data(e, &pages);
+	if (!f->data) {
+		nr_nodes--;
+		return -ENOMEM;
+	}
+	f->size = e->size;
+	copied_pages[f - nodes] = pages;
+	return 0;
+}
+
+/* Take back every node from `first` on, and the frames they hold. */
+static void roll_back(unsigned first, size_t names_mark)
+{
+	for (unsigned i = first; i < nr_nodes; i++)
+		for (unsigned p = 0; p < copied_pages[i]; p++)
+			pmm_free_page(__pa(nodes[i].data) + (phys_addr_t)p * PAGE_SIZE);
+	nr_nodes = first;
+	names_used = names_mark;
+}
+
+/* --- Archives ---------------------------------------------------------------------------- */
+
+struct archive_counts {
+	unsigned files, dirs, skipped;
+	uint64_t bytes;
+};
+
+/* The whole archive checked (format, names) and counted, without changing anything. */
+static int check_archive(const void *data, size_t size, struct archive_counts *c,
+			 const char **why, unsigned *entry)
+{
+	struct cpio_reader r;
+	struct cpio_entry e;
+	char path[FS_PATH_MAX];
+	int n;
+
+	memset(c, 0, sizeof(*c));
+	cpio_init(&r, data, size);
+	while ((n = cpio_next(&r, &e)) > 0) {
+		unsigned type = e.mode & CPIO_S_IFMT;
+		*entry = r.index;
+		if (archive_path(e.name, type, path, sizeof(path), why) < 0)
+			return -EINVAL;
+		if (type == CPIO_S_IFREG) {
+			c->files++;
+			c->bytes += e.size;
+		} else if (type == CPIO_S_IFDIR) {
+			c->dirs++;
+		} else {
+			c->skipped++;
+		}
+	}
+	*entry = r.index + 1;
+	*why = r.error;
+	return n;
+}
+
+static int add_archive(const void *data, size_t size, const char **why, unsigned *entry)
+{
+	struct cpio_reader r;
+	struct cpio_entry e;
+	char path[FS_PATH_MAX];
+
+	cpio_init(&r, data, size);
+	while (cpio_next(&r, &e) > 0) {
+		unsigned type = e.mode & CPIO_S_IFMT;
+		int err = 0;
+		*entry = r.index;
+		if (archive_path(e.name, type, path, sizeof(path), why) <= 0)
+			continue; /* the root (checked: no error here) */
+		if (type == CPIO_S_IFDIR)
+			err = make_dirs(path, e.mode);
+		else if (type == CPIO_S_IFREG)
+			err = add_file(&e, path);
+		if (err) {
+			*why = err == -ENOTDIR ? "a file where a directory must be" :
+			       err == -EISDIR  ? "a file over a directory" :
+			       err == -ENOMEM  ? "out of memory" : "too many files";
+			return err;
+		}
+	}
+	return 0;
+}
 
 int initramfs_unpack(const void *data, size_t size, const char *what)
 {
-	(void)data, (void)size;
-	printk("initramfs: %s: not supported yet\n", what);
-	return -ENOSYS;
+	struct archive_counts c;
+	const char *why = NULL;
+	unsigned entry = 0, first = nr_nodes;
+	size_t names_mark = names_used;
+	int err = check_archive(data, size, &c, &why, &entry);
+
+	if (!err) {
+		err = add_archive(data, size, &why, &entry);
+		if (err)
+			roll_back(first, names_mark);
+	}
+	if (err) {
+		printk("initramfs: %s: refused: %s (entry %u)\n", what, why, entry);
+		return err;
+	}
+	printk("initramfs: %s: %u file%s, %llu bytes", what, c.files, c.files == 1 ? "" : "s",
+	       (unsigned long long)c.bytes);
+	if (c.skipped)
+		printk(", %u skipped (not a file or directory)", c.skipped);
+	printk("\n");
+	return 0;
+}
+
+/* The built-in programs' archive (user/CMakeLists.txt): page aligned in the image's rodata, and
+ * its files' data page aligned within it (tools/mkcpio.py --align), so they are used in place:
+ * nothing is copied at boot and exec maps the image's own frames. */
+extern const uint8_t __initramfs_builtin_start[], __initramfs_builtin_end[];
+
+void initramfs_unpack_builtin(void)
+{
+	initramfs_unpack(__initramfs_builtin_start,
+			 (size_t)(__initramfs_builtin_end - __initramfs_builtin_start), "built-in");
 }

@@ -6,6 +6,7 @@
 #include <boot.h>
 #include <cred.h>
 #include <console.h>
+#include <initramfs.h>
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
@@ -183,6 +184,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	if (check_kernel_mappings())
 		arch_poweroff(EXIT_SELFTEST);
 	random_init(bi);
+	initramfs_unpack_builtin();
 	sysctl_apply_cmdline(bi->cmdline);
 	boot_times.ready_cycles = arch_cycles();
 	printk("rndbits: ready; type 'help'\n");

@@ -1,19 +1,32 @@
-/* /proc/sys as files, and the commands that touch files: `cat`, `ls` and `echo` (whose output
- * the shell may redirect with `>`). Directories are derived from the sysctl names, so a new
- * sysctl entry appears here without anything to register. */
+/* The file namespace (include/fs.h) and the commands that read it: `cat`, `ls` and `echo`
+ * (whose output the shell may redirect with `>`).
+ *
+ *   /                 the initramfs tree (kernel/initramfs.c) and proc
+ *   /proc/sys/...     sysctl entries as files; directories derived from their names, so a new
+ *                     sysctl entry appears here without anything to register
+ *   /proc/self        a link to /proc/PID of the calling process (none in the shell)
+ *   /proc/PID/maps    the running or the kept process's VMAs (kernel/proc_maps.c)
+ *   /proc/PID/exe     a link to the file it was exec'd from */
 #include <console.h>
 #include <cred.h>
 #include <fs.h>
+#include <initramfs.h>
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
+#include <proc.h>
 #include <shell.h>
 #include <sysctl.h>
 
-extern const struct fs_dir __start_fs_dirs[], __stop_fs_dirs[];
-
 static const char proc_sys[] = "/proc/sys";
+
+#define SYSCTL_TEXT_MAX 256   /* a sysctl file's text ("18\n") */
+#define PROC_INO_SYS 2        /* /proc/sys; /proc itself is 1, as on Linux */
+#define PROC_INO_SYSCTL 1000  /* + the entry's place in the table (dirs: + 500) */
+#define PROC_INO_PID(pid, k) (100000ull + (uint64_t)(pid) * 4 + (k))
+
+/* --- /proc/sys ---------------------------------------------------------------------------- */
 
 /* The sysctl key under /proc/sys for path ("vm/mmap_rnd_bits"), or NULL if path is not below
  * it. The files are named by slashes only: a dot in the key is part of a name no file has
@@ -34,106 +47,368 @@ const struct sysctl_entry *fs_sysctl_file(const char *path)
 	return key ? sysctl_find(key) : NULL;
 }
 
-/* path without its trailing slashes (kept if it is all slashes), in buf; true if it had any. */
-static bool strip_trailing_slashes(const char *path, char *buf, size_t size)
+static void dotted_key(const char *key, char *out, size_t size)
 {
-	strlcpy(buf, path, size);
-	size_t n = strlen(buf);
-	bool had = n > 1 && buf[n - 1] == '/';
-
-	while (n > 1 && buf[n - 1] == '/')
-		buf[--n] = '\0';
-	return had;
+	strlcpy(out, key, size);
+	for (char *p = out; *p; p++)
+		if (*p == '/')
+			*p = '.';
 }
 
-/* Is dir (without trailing slash) a directory: "/", "/proc", "/proc/sys", a sysctl prefix like
- * "/proc/sys/vm", or a registered one? */
-bool fs_is_directory(const char *dir)
+/* Is key ("vm") a proper prefix of some sysctl name, i.e. a directory? Its number (for the
+ * inode), else -1. */
+static int sysctl_dir_number(const char *key)
 {
-	if (strcmp(dir, "/") == 0 || strcmp(dir, "/proc") == 0 || strcmp(dir, proc_sys) == 0)
-		return true;
-	for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++)
-		if (strcmp(d->path, dir) == 0)
-			return true;
-	const char *key = sysctl_key(dir);
-	if (!key || !*key)
-		return false;
-	size_t n = strlen(key);
-	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e)) {
-		char dotted[64];
-		strlcpy(dotted, key, sizeof(dotted));
-		for (char *p = dotted; *p; p++)
-			if (*p == '/')
-				*p = '.';
-		if (strncmp(e->name, dotted, n) == 0 && e->name[n] == '.')
+	char dotted[FS_PATH_MAX];
+	int i = 0;
+
+	dotted_key(key, dotted, sizeof(dotted));
+	size_t n = strlen(dotted);
+	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e), i++)
+		if (n && strncmp(e->name, dotted, n) == 0 && e->name[n] == '.')
+			return i;
+	return -1;
+}
+
+static int sysctl_number(const struct sysctl_entry *want)
+{
+	int i = 0;
+
+	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e), i++)
+		if (e == want)
+			return i;
+	return 0;
+}
+
+/* --- /proc/PID ----------------------------------------------------------------------------- */
+
+/* The process a pid names: the running one or the kept one. */
+static struct process *process_of(int pid)
+{
+	struct process *cur = current_process();
+
+	if (cur && cur->pid == pid)
+		return cur;
+	return pid > 0 ? kept_process(pid) : NULL;
+}
+
+/* A /proc/NUMBER component ("42" up to the next slash): the pid, or 0. */
+static int pid_component(const char *s, const char **rest)
+{
+	int pid = 0;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (pid > 10000000)
+			return 0;
+		pid = pid * 10 + (*s - '0');
+	}
+	if (*s && *s != '/')
+		return 0;
+	*rest = s;
+	return pid;
+}
+
+/* --- Resolving ----------------------------------------------------------------------------- */
+
+static void set_dir(struct fs_node *n, unsigned perm, uint64_t ino, unsigned dev_minor)
+{
+	n->kind = FS_NODE_DIR;
+	n->mode = S_IFDIR | perm;
+	n->ino = ino;
+	n->dev_minor = dev_minor;
+}
+
+/* path names something under /proc (path is "/proc" or below it): 0 or -ENOENT/-ENOTDIR. */
+static int resolve_proc(const char *path, bool follow, struct fs_node *n)
+{
+	const char *rest = path + 5; /* after "/proc" */
+
+	n->dev_minor = FS_DEV_PROC_MINOR;
+	if (!*rest) {
+		set_dir(n, 0555, 1, FS_DEV_PROC_MINOR);
+		return 0;
+	}
+	rest++; /* the slash */
+	if (strncmp(rest, "sys", 3) == 0 && (rest[3] == '\0' || rest[3] == '/')) {
+		const struct sysctl_entry *e = fs_sysctl_file(path);
+		const char *key = sysctl_key(path);
+		int dir;
+		if (e) {
+			n->kind = FS_NODE_SYSCTL;
+			n->mode = S_IFREG | e->mode;
+			n->ino = PROC_INO_SYSCTL + (uint64_t)sysctl_number(e);
+			n->sysctl = e;
+			return 0;
+		}
+		if (!key) {
+			if (rest[3] == '\0') {
+				set_dir(n, 0555, PROC_INO_SYS, FS_DEV_PROC_MINOR);
+				return 0;
+			}
+			return -ENOENT;
+		}
+		if ((dir = sysctl_dir_number(key)) >= 0) {
+			set_dir(n, 0555, PROC_INO_SYSCTL + 500 + (uint64_t)dir, FS_DEV_PROC_MINOR);
+			return 0;
+		}
+		/* Below a sysctl file: ENOTDIR. */
+		char prefix[FS_PATH_MAX];
+		strlcpy(prefix, path, sizeof(prefix));
+		for (char *slash; (slash = strrchr(prefix, '/')) && slash > prefix + 9;) {
+			*slash = '\0';
+			if (fs_sysctl_file(prefix))
+				return -ENOTDIR;
+		}
+		return -ENOENT;
+	}
+
+	int pid;
+	const char *after;
+	if (strncmp(rest, "self", 4) == 0 && (rest[4] == '\0' || rest[4] == '/')) {
+		struct process *cur = current_process();
+		if (!cur)
+			return -ENOENT;
+		if (rest[4] == '\0' && !follow) {
+			n->kind = FS_NODE_LINK;
+			n->mode = S_IFLNK | 0777;
+			n->ino = PROC_INO_PID(0, 0);
+			n->pid = cur->pid;
+			return 0;
+		}
+		pid = cur->pid;
+		after = rest + 4;
+	} else if (!(pid = pid_component(rest, &after))) {
+		return -ENOENT;
+	}
+	struct process *p = process_of(pid);
+	if (!p)
+		return -ENOENT;
+	n->pid = pid;
+	snprintf(n->path, sizeof(n->path), "/proc/%d%s", pid, after);
+	if (!*after) {
+		set_dir(n, 0555, PROC_INO_PID(pid, 0), FS_DEV_PROC_MINOR);
+		return 0;
+	}
+	after++;
+	if (strcmp(after, "maps") == 0) {
+		n->kind = FS_NODE_MAPS;
+		n->mode = S_IFREG | 0444;
+		n->ino = PROC_INO_PID(pid, 1);
+		return 0;
+	}
+	if (strcmp(after, "exe") == 0 && p->exe) {
+		if (follow)
+			return fs_resolve(p->exe->path, true, n);
+		n->kind = FS_NODE_LINK;
+		n->mode = S_IFLNK | 0777;
+		n->ino = PROC_INO_PID(pid, 2);
+		return 0;
+	}
+	if (strncmp(after, "maps/", 5) == 0 || strncmp(after, "exe/", 4) == 0)
+		return -ENOTDIR;
+	return -ENOENT;
+}
+
+/* Some proper prefix of path is an initramfs file: ENOTDIR rather than ENOENT. */
+static bool below_a_file(const char *path)
+{
+	char prefix[FS_PATH_MAX];
+
+	strlcpy(prefix, path, sizeof(prefix));
+	for (char *slash; (slash = strrchr(prefix, '/')) && slash > prefix;) {
+		*slash = '\0';
+		if (fs_file_lookup(prefix))
 			return true;
 	}
 	return false;
 }
 
-/* The file at path, or NULL with *err set: a file named with a trailing slash is ENOTDIR, a
- * directory EISDIR, anything else ENOENT. */
-static const struct sysctl_entry *file_at(const char *path, long *err)
+int fs_resolve(const char *path, bool follow, struct fs_node *n)
 {
-	char clean[128];
-	bool slash = strip_trailing_slashes(path, clean, sizeof(clean));
-	const struct sysctl_entry *e = fs_sysctl_file(clean);
-
-	if (e && !slash)
-		return e;
-	*err = e ? -ENOTDIR : fs_is_directory(clean) ? -EISDIR : -ENOENT;
-	return NULL;
-}
-
-long fs_read(const char *path, unsigned uid, char *buf, size_t size)
-{
-	long err;
-	const struct sysctl_entry *e = file_at(path, &err);
-
-	return e ? sysctl_read(e, uid, buf, size) : err;
-}
-
-long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
-{
-	long err;
-	const struct sysctl_entry *e = file_at(path, &err);
-
-	return e ? sysctl_write(e, uid, buf, len) : err;
-}
-
-static int cmd_cat(int argc, char **argv)
-{
-	char buf[256];
-	int status = 0;
-
-	for (int i = 1; i < argc; i++) {
-		long n = fs_read(argv[i], current_uid(), buf, sizeof(buf));
-		if (n < 0) {
-			printk("cat: %s: %s\n", argv[i], strerror((int)-n));
-			status = 1;
-			continue;
-		}
-		console_write(buf, (size_t)n);
+	memset(n, 0, sizeof(*n));
+	strlcpy(n->path, path, sizeof(n->path));
+	n->dev_minor = FS_DEV_ROOTFS_MINOR;
+	if (strcmp(path, "/") == 0) {
+		set_dir(n, 0755, 1, FS_DEV_ROOTFS_MINOR);
+		return 0;
 	}
-	return status;
+	if (strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/'))
+		return resolve_proc(path, follow, n);
+	const struct fs_file *f = ramfs_lookup(path);
+	if (!f)
+		return below_a_file(path) ? -ENOTDIR : -ENOENT;
+	n->file = f;
+	n->ino = f->ino;
+	n->mode = f->mode;
+	if ((f->mode & S_IFMT) == S_IFDIR) {
+		n->kind = FS_NODE_DIR;
+	} else {
+		n->kind = FS_NODE_FILE;
+		n->size = f->size;
+	}
+	return 0;
 }
-SHELL_COMMAND(cat, "cat", "cat FILE...          print files (/proc/sys/...)", cmd_cat);
 
-static void emit_line(const char *name)
+bool fs_is_directory(const char *path)
 {
-	printk("%s\n", name);
+	struct fs_node n;
+
+	return fs_resolve(path, true, &n) == 0 && n.kind == FS_NODE_DIR;
 }
 
-/* The entries of a /proc/sys directory: each distinct next component of the matching keys. */
-static void list_sysctl_dir(const char *key)
-{
-	size_t n = strlen(key);
-	char last[64] = "";
+/* --- Reading ------------------------------------------------------------------------------- */
 
-	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e)) {
+/* Bytes [pos, pos + size) of a text produced piece by piece, copied into buf. */
+struct window {
+	uint64_t pos, at;
+	char *buf;
+	size_t size, len;
+};
+
+static void window_put(void *ctx, const char *s, size_t n)
+{
+	struct window *w = ctx;
+	uint64_t lo = MAX(w->at, w->pos), hi = MIN(w->at + n, w->pos + w->size);
+
+	if (lo < hi) {
+		memcpy(w->buf + (lo - w->pos), s + (lo - w->at), (size_t)(hi - lo));
+		w->len = (size_t)(hi - w->pos);
+	}
+	w->at += n;
+}
+
+static long slice(const char *text, size_t len, uint64_t pos, char *buf, size_t size)
+{
+	if (pos >= len)
+		return 0;
+	size_t n = (size_t)MIN((uint64_t)size, len - pos);
+	memcpy(buf, text + pos, n);
+	return (long)n;
+}
+
+long fs_node_read(const struct fs_node *n, unsigned uid, uint64_t pos, char *buf, size_t size)
+{
+	switch (n->kind) {
+	case FS_NODE_DIR:
+		return -EISDIR;
+	case FS_NODE_FILE:
+		return slice((const char *)n->file->data, n->file->size, pos, buf, size);
+	case FS_NODE_SYSCTL: {
+		char text[SYSCTL_TEXT_MAX];
+		long len = sysctl_read(n->sysctl, uid, text, sizeof(text));
+		return len < 0 ? len : slice(text, (size_t)len, pos, buf, size);
+	}
+	case FS_NODE_MAPS: {
+		const struct process *p = process_of(n->pid);
+		if (!p)
+			return 0; /* it went away: an empty file, as Linux's for a dead task */
+		if (!may_inspect_process(p, uid))
+			return -EACCES;
+		struct window w = { .pos = pos, .buf = buf, .size = size };
+		proc_maps_text(p, window_put, &w);
+		return (long)w.len;
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+long fs_node_readlink(const struct fs_node *n, char *buf, size_t size)
+{
+	if (n->kind != FS_NODE_LINK)
+		return -EINVAL;
+	const struct process *p = process_of(n->pid);
+	if (!p)
+		return -ENOENT;
+	int len;
+	if (n->ino == PROC_INO_PID(0, 0)) /* /proc/self */
+		len = snprintf(buf, size, "%d", p->pid);
+	else
+		len = snprintf(buf, size, "%s", p->exe ? p->exe->path : "");
+	return MIN((long)len, (long)size - 1);
+}
+
+/* --- Directories ---------------------------------------------------------------------------- */
+
+/* A directory listing generated in order: each entry goes to emit, which counts. */
+struct lister {
+	unsigned want, seen;
+	struct fs_dirent *d;
+	bool found;
+};
+
+static void emit(struct lister *l, const char *name, uint64_t ino, unsigned char type)
+{
+	if (l->found || l->seen++ != l->want)
+		return;
+	strlcpy(l->d->name, name, sizeof(l->d->name));
+	l->d->ino = ino;
+	l->d->type = type;
+	l->found = true;
+}
+
+static void emit_ramfs(struct lister *l, const struct fs_file *f)
+{
+	emit(l, f->name, f->ino, (f->mode & S_IFMT) == S_IFDIR ? DT_DIR : DT_REG);
+}
+
+/* "/": the initramfs's top-level entries with proc among them, in name order. */
+static void list_root(struct lister *l)
+{
+	bool proc_done = false;
+
+	for (const struct fs_file *f = ramfs_next_child("/", ""); f;
+	     f = ramfs_next_child("/", f->name)) {
+		if (!proc_done && strcmp("proc", f->name) <= 0) {
+			emit(l, "proc", 1, DT_DIR);
+			proc_done = true;
+		}
+		if (strcmp(f->name, "proc") != 0)
+			emit_ramfs(l, f);
+	}
+	if (!proc_done)
+		emit(l, "proc", 1, DT_DIR);
+}
+
+/* /proc, in Linux's order: its own entries, then self, then the pids in increasing order. */
+static void list_proc(struct lister *l)
+{
+	struct process *cur = current_process(), *kept = kept_process(0);
+	int pids[2], n = 0;
+
+	emit(l, "sys", PROC_INO_SYS, DT_DIR);
+	if (cur)
+		emit(l, "self", PROC_INO_PID(0, 0), DT_LNK);
+	if (cur)
+		pids[n++] = cur->pid;
+	if (kept && (!cur || kept->pid != cur->pid))
+		pids[n++] = kept->pid;
+	if (n == 2 && pids[0] > pids[1]) {
+		int t = pids[0];
+		pids[0] = pids[1];
+		pids[1] = t;
+	}
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "%d", pids[i]);
+		emit(l, name, PROC_INO_PID(pids[i], 0), DT_DIR);
+	}
+}
+
+/* A /proc/sys directory: each distinct next component of the matching keys. */
+static void list_sysctl_dir(struct lister *l, const char *key)
+{
+	char dotted[FS_PATH_MAX], last[64] = "";
+	int i = 0;
+
+	dotted_key(key, dotted, sizeof(dotted));
+	size_t n = strlen(dotted);
+	for (const struct sysctl_entry *e = sysctl_next(NULL); e; e = sysctl_next(e), i++) {
 		const char *rest = e->name;
 		if (n) {
-			if (strncmp(e->name, key, n) != 0 || e->name[n] != '.')
+			if (strncmp(e->name, dotted, n) != 0 || e->name[n] != '.')
 				continue;
 			rest = e->name + n + 1;
 		}
@@ -143,87 +418,190 @@ static void list_sysctl_dir(const char *key)
 		if (dot)
 			*dot = '\0';
 		if (strcmp(part, last) != 0) {
-			emit_line(part);
+			emit(l, part, PROC_INO_SYSCTL + (dot ? 500u : 0u) + (uint64_t)i,
+			     dot ? DT_DIR : DT_REG);
 			strlcpy(last, part, sizeof(last));
 		}
 	}
 }
 
-/* "/" holds proc and the registered top-level directories, listed in name order. */
-static void list_root(void)
+static void list_children(const struct fs_node *n, struct lister *l)
 {
-	const char *last = "";
+	const char *path = n->path;
 
-	for (;;) {
-		const char *next = strcmp("proc", last) > 0 ? "proc" : NULL;
-		for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++) {
-			const char *name = d->path + 1;
-			if (strchr(name, '/') || strcmp(name, last) <= 0)
-				continue;
-			if (!next || strcmp(name, next) < 0)
-				next = name;
-		}
-		if (!next)
-			return;
-		emit_line(next);
-		last = next;
+	if (strcmp(path, "/") == 0) {
+		list_root(l);
+	} else if (strcmp(path, "/proc") == 0) {
+		list_proc(l);
+	} else if (strcmp(path, proc_sys) == 0) {
+		list_sysctl_dir(l, "");
+	} else if (sysctl_key(path)) {
+		list_sysctl_dir(l, sysctl_key(path));
+	} else if (n->pid) {
+		emit(l, "maps", PROC_INO_PID(n->pid, 1), DT_REG);
+		if (process_of(n->pid) && process_of(n->pid)->exe)
+			emit(l, "exe", PROC_INO_PID(n->pid, 2), DT_LNK);
+	} else {
+		for (const struct fs_file *f = ramfs_next_child(path, ""); f;
+		     f = ramfs_next_child(path, f->name))
+			emit_ramfs(l, f);
 	}
 }
 
-static void list_directory(const char *dir)
+int fs_node_readdir(const struct fs_node *n, unsigned index, struct fs_dirent *d)
 {
-	if (strcmp(dir, "/") == 0) {
-		list_root();
-		return;
-	}
-	if (strcmp(dir, "/proc") == 0) {
-		emit_line("sys");
-		return;
-	}
-	for (const struct fs_dir *d = __start_fs_dirs; d < __stop_fs_dirs; d++)
-		if (strcmp(d->path, dir) == 0) {
-			d->list(emit_line);
-			return;
+	struct lister l = { .want = index, .d = d };
+
+	if (n->kind != FS_NODE_DIR)
+		return -ENOTDIR;
+	emit(&l, ".", n->ino, DT_DIR);
+	emit(&l, "..", 1, DT_DIR); /* the parent's number matters to nobody here */
+	list_children(n, &l);
+	return l.found ? 0 : -ENOENT;
+}
+
+/* --- Paths --------------------------------------------------------------------------------- */
+
+long fs_clean_path(const char *dir, const char *path, char *out, size_t size,
+		   bool *trailing_slash)
+{
+	size_t o = 0;
+	size_t plen = strlen(path);
+
+	*trailing_slash = plen > 0 && path[plen - 1] == '/';
+	for (int pass = path[0] == '/' ? 1 : 0; pass < 2; pass++) {
+		const char *s = pass == 0 ? dir : path;
+		while (*s) {
+			while (*s == '/')
+				s++;
+			const char *end = s;
+			while (*end && *end != '/')
+				end++;
+			size_t len = (size_t)(end - s);
+			if (len == 2 && s[0] == '.' && s[1] == '.') {
+				while (o > 0 && out[--o] != '/')
+					;
+			} else if (len && !(len == 1 && s[0] == '.')) {
+				if (o + 1 + len + 1 > size)
+					return -ENAMETOOLONG;
+				out[o++] = '/';
+				memcpy(out + o, s, len);
+				o += len;
+			}
+			s = end;
 		}
-	char dotted[64];
-	const char *key = strcmp(dir, proc_sys) == 0 ? "" : sysctl_key(dir);
-	strlcpy(dotted, key, sizeof(dotted));
-	for (char *p = dotted; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	list_sysctl_dir(dotted);
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/* --- Whole-file access for the shell ------------------------------------------------------- */
+
+/* path (from "/") resolved, following links: 0, or -errno (a non-directory named with a
+ * trailing slash: -ENOTDIR). */
+static int resolve_from_root(const char *path, struct fs_node *n)
+{
+	char clean[FS_PATH_MAX];
+	bool slash;
+
+	if (!*path)
+		return -ENOENT;
+	if (fs_clean_path("/", path, clean, sizeof(clean), &slash))
+		return -ENOENT; /* longer than any name here */
+	int err = fs_resolve(clean, true, n);
+	if (!err && slash && n->kind != FS_NODE_DIR)
+		return -ENOTDIR;
+	return err;
+}
+
+long fs_read(const char *path, unsigned uid, char *buf, size_t size)
+{
+	struct fs_node n;
+	int err = resolve_from_root(path, &n);
+
+	return err ? err : fs_node_read(&n, uid, 0, buf, size);
+}
+
+long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
+{
+	struct fs_node n;
+	int err = resolve_from_root(path, &n);
+
+	if (err)
+		return err;
+	switch (n.kind) {
+	case FS_NODE_SYSCTL: return sysctl_write(n.sysctl, uid, buf, len);
+	case FS_NODE_DIR: return -EISDIR;
+	case FS_NODE_FILE: return -EROFS;
+	default: return -EACCES;
+	}
+}
+
+/* --- Commands ------------------------------------------------------------------------------ */
+
+static int cmd_cat(int argc, char **argv)
+{
+	char buf[512];
+	int status = 0;
+
+	for (int i = 1; i < argc; i++) {
+		struct fs_node n;
+		long r = resolve_from_root(argv[i], &n);
+		for (uint64_t pos = 0; r == 0;) {
+			long got = fs_node_read(&n, current_uid(), pos, buf, sizeof(buf));
+			if (got <= 0) {
+				r = got;
+				break;
+			}
+			console_write(buf, (size_t)got);
+			pos += (uint64_t)got;
+		}
+		if (r < 0) {
+			printk("cat: %s: %s\n", argv[i], strerror((int)-r));
+			status = 1;
+		}
+	}
+	return status;
+}
+SHELL_COMMAND(cat, "cat", "cat FILE...          print files (/proc/sys/..., /bin/..., /proc/PID/maps)",
+	      cmd_cat);
+
+static void list_directory(const struct fs_node *n)
+{
+	struct fs_dirent d;
+
+	for (unsigned i = 2; fs_node_readdir(n, i, &d) == 0; i++)
+		printk("%s\n", d.name);
 }
 
 static int cmd_ls(int argc, char **argv)
 {
 	int status = 0;
+	struct fs_node n;
 
 	if (argc < 2) {
-		list_directory("/");
+		fs_resolve("/", true, &n);
+		list_directory(&n);
 		return 0;
 	}
 	for (int i = 1; i < argc; i++) {
-		char dir[128];
-		strip_trailing_slashes(argv[i], dir, sizeof(dir));
 		if (argc > 2)
 			printk("%s%s:\n", i > 1 ? "\n" : "", argv[i]);
-		if (fs_is_directory(dir)) {
-			list_directory(dir);
-			continue;
-		}
-		/* As root: ls names a file it cannot read. */
-		char buf[64];
-		long r = fs_read(argv[i], UID_ROOT, buf, sizeof(buf));
-		if (r >= 0) {
-			printk("%s\n", argv[i]);
-		} else {
-			printk("ls: cannot access '%s': %s\n", argv[i], strerror((int)-r));
+		int err = resolve_from_root(argv[i], &n);
+		if (err) {
+			printk("ls: cannot access '%s': %s\n", argv[i], strerror(-err));
 			status = 2;
+		} else if (n.kind == FS_NODE_DIR) {
+			list_directory(&n);
+		} else {
+			printk("%s\n", argv[i]);
 		}
 	}
 	return status;
 }
-SHELL_COMMAND(ls, "ls", "ls [DIR]...          list a directory (/, /proc/sys/vm, /bin)", cmd_ls);
+SHELL_COMMAND(ls, "ls", "ls [DIR]...          list a directory (/, /bin, /proc, /proc/sys/vm)", cmd_ls);
 
 static int cmd_echo(int argc, char **argv)
 {

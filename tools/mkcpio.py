@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write a cpio "newc" archive (the format of Linux's initramfs) from host files.
 
-    mkcpio.py [--align BYTES] [--crc] OUT.cpio MEMBER...
+    mkcpio.py [--crc] [--align BYTES] OUT.cpio [MEMBER | --align BYTES]...
 
 Each MEMBER is one of
     DEST=SRC   the regular file SRC stored as DEST ("bin/hello=build/x/user/hello")
@@ -18,8 +18,9 @@ otherwise, 0755 for directories, and NUL padding to a multiple of 512 bytes afte
 (as GNU cpio writes it).
 
 Options:
-    --align BYTES  start the data of every regular file at a multiple of BYTES (a power of two,
-                   at least 4) from the start of the archive, so that a kernel that finds the
+    --align BYTES  start the data of every regular file named after it (up to the next --align;
+                   before OUT.cpio: all of them) at a multiple of BYTES (a power of two, at
+                   least 4; 0: no alignment, the default) from the start of the archive, so that a kernel that finds the
                    archive itself so aligned can use the data in place (rndbits maps program
                    pages straight from it). The padding goes into the name field: the name is
                    followed by more NUL bytes and namesize counts them. newc defines namesize
@@ -31,7 +32,6 @@ Options:
 
 Exit status 0, or 2 with a message on stderr (a missing SRC, a DEST with "..", a DEST twice,
 a file over a directory)."""
-import argparse
 import os
 import stat
 import sys
@@ -67,19 +67,18 @@ def parse_member(arg):
 
 
 class Writer:
-    def __init__(self, align, crc):
+    def __init__(self, crc):
         self.out = bytearray()
-        self.align = align
         self.crc = crc
         self.ino = 0
 
-    def entry(self, name, mode, data=b"", nlink=1):
+    def entry(self, name, mode, data=b"", nlink=1, align=0):
         self.ino += 1
         raw = name.encode() + b"\0"
         start = len(self.out) + HEADER
-        if self.align and stat.S_ISREG(mode):
+        if align and stat.S_ISREG(mode):
             # Grow the name's NUL padding until the data lands on the boundary.
-            data_at = (start + len(raw) + self.align - 1) & ~(self.align - 1)
+            data_at = (start + len(raw) + align - 1) & ~(align - 1)
             raw += b"\0" * (data_at - start - len(raw))
         check = sum(data) & 0xFFFFFFFF if self.crc and stat.S_ISREG(mode) else 0
         fields = [self.ino, mode, 0, 0, nlink, 0, len(data), 0, 0, 0, 0, len(raw), check]
@@ -99,19 +98,53 @@ class Writer:
         return bytes(self.out)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--align", type=int, default=0)
-    ap.add_argument("--crc", action="store_true")
-    ap.add_argument("out")
-    ap.add_argument("members", nargs="*")
-    a = ap.parse_args()
-    if a.align and (a.align < 4 or a.align & (a.align - 1)):
-        fail("--align %d: not a power of two >= 4" % a.align)
+def parse_align(text):
+    try:
+        align = int(text, 0)
+    except ValueError:
+        align = -1
+    if align and (align < 4 or align & (align - 1)):
+        fail("--align %s: not 0 or a power of two >= 4" % text)
+    return align
 
-    w = Writer(a.align, a.crc)
+
+def parse_args(argv):
+    """(crc, out, [(align, member)...]): options before OUT, --align also among the members."""
+    crc, align, out, members = False, 0, None, []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            sys.stdout.write(__doc__)
+            sys.exit(0)
+        elif arg == "--crc" and out is None:
+            crc = True
+        elif arg == "--align" or arg.startswith("--align="):
+            if "=" in arg:
+                value = arg.split("=", 1)[1]
+            else:
+                i += 1
+                if i == len(argv):
+                    fail("--align needs a value")
+                value = argv[i]
+            align = parse_align(value)
+        elif arg.startswith("--") and out is None:
+            fail("unknown option %s (see --help)" % arg)
+        elif out is None:
+            out = arg
+        else:
+            members.append((align, arg))
+        i += 1
+    if out is None:
+        fail("usage: mkcpio.py [--crc] [--align BYTES] OUT.cpio [MEMBER | --align BYTES]...")
+    return crc, out, members
+
+
+def main():
+    crc, out, members = parse_args(sys.argv[1:])
+    w = Writer(crc)
     dirs, files = set(), set()
-    for arg in a.members:
+    for align, arg in members:
         dest, src = parse_member(arg)
         parts = dest.split("/")
         upto = parts if src is None else parts[:-1]
@@ -136,13 +169,13 @@ def main():
             fail("%s: %s" % (src, e.strerror))
         perm = 0o755 if os.access(src, os.X_OK) else 0o644
         files.add(dest)
-        w.entry(dest, stat.S_IFREG | perm, data)
+        w.entry(dest, stat.S_IFREG | perm, data, align=align)
 
     blob = w.finish()
-    tmp = a.out + ".tmp"
+    tmp = out + ".tmp"
     with open(tmp, "wb") as f:
         f.write(blob)
-    os.replace(tmp, a.out)
+    os.replace(tmp, out)
 
 
 if __name__ == "__main__":
