@@ -5,6 +5,7 @@
 #ifndef RNDBITS_FS_H
 #define RNDBITS_FS_H
 
+#include <lib/errno.h>
 #include <types.h>
 
 struct sysctl_entry;
@@ -93,17 +94,70 @@ int fs_node_readdir(const struct fs_node *n, unsigned index, struct fs_dirent *d
  * anything but a link. */
 long fs_node_readlink(const struct fs_node *n, char *buf, size_t size);
 
-/* Clean an absolute or relative path seen from directory dir (absolute, clean) into out:
- * duplicate slashes and "." go, ".." takes back a component (never above "/"). *trailing_slash
- * says whether it ended with one. -ENAMETOOLONG if the result does not fit. */
-long fs_clean_path(const char *dir, const char *path, char *out, size_t size,
-		   bool *trailing_slash);
-
 /* Read a whole small file into buf (as user uid): its length or -errno (-ENOENT, -EACCES,
  * -EISDIR, -ENOTDIR for a file named with a trailing slash). */
 long fs_read(const char *path, unsigned uid, char *buf, size_t size);
 /* One write of len bytes at position 0. Returns bytes consumed or -errno. */
 long fs_write(const char *path, unsigned uid, const char *buf, size_t len);
+
+/* What the stat family reports, before an ABI's layout (asm/stat.h) is applied. */
+struct kstat {
+	unsigned dev_major, dev_minor;
+	uint64_t ino;
+	unsigned mode, nlink, uid, gid;
+	unsigned rdev_major, rdev_minor;
+	int64_t size;
+	unsigned blksize;
+	int64_t blocks;     /* 512-byte units */
+};
+
+/* Linux's new_encode_dev: a dev_t as stat and stat64 carry it. */
+static inline uint32_t kstat_encode_dev(unsigned major, unsigned minor)
+{
+	return (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12);
+}
+
+/* Little-endian stores at a byte offset: the stat layouts are written field by field at
+ * Linux's offsets, so no compiler's struct padding or packing can move a field. */
+static inline void put_u16(uint8_t *b, size_t off, uint16_t v)
+{
+	b[off] = (uint8_t)v;
+	b[off + 1] = (uint8_t)(v >> 8);
+}
+
+static inline void put_u32(uint8_t *b, size_t off, uint32_t v)
+{
+	for (unsigned i = 0; i < 4; i++)
+		b[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void put_u64(uint8_t *b, size_t off, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		b[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The 32-bit ABIs' struct stat (arm's and i386's are the same, 64 bytes; compat_stat on a
+ * 64-bit kernel): -EOVERFLOW for what does not fit, else its size. */
+#define STAT32_SIZE 64
+static inline long stat32_encode(const struct kstat *k, uint8_t *b)
+{
+	if (k->size > 0x7fffffff || k->ino > 0xffffffffu || k->nlink > 0xffffu)
+		return -EOVERFLOW;
+	for (unsigned i = 0; i < STAT32_SIZE; i++)
+		b[i] = 0;
+	put_u32(b, 0, kstat_encode_dev(k->dev_major, k->dev_minor));
+	put_u32(b, 4, (uint32_t)k->ino);
+	put_u16(b, 8, (uint16_t)k->mode);
+	put_u16(b, 10, (uint16_t)k->nlink);
+	put_u16(b, 12, (uint16_t)k->uid);
+	put_u16(b, 14, (uint16_t)k->gid);
+	put_u32(b, 16, kstat_encode_dev(k->rdev_major, k->rdev_minor));
+	put_u32(b, 20, (uint32_t)k->size);
+	put_u32(b, 24, k->blksize);
+	put_u32(b, 28, (uint32_t)k->blocks);
+	return STAT32_SIZE; /* times (32..55) are 0: the archive's files carry none here */
+}
 
 /* --- /proc/PID/maps (kernel/proc_maps.c) ------------------------------------------------ */
 

@@ -14,6 +14,7 @@
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
+#include <lib/path.h>
 #include <lib/string.h>
 #include <proc.h>
 #include <shell.h>
@@ -460,43 +461,6 @@ int fs_node_readdir(const struct fs_node *n, unsigned index, struct fs_dirent *d
 	return l.found ? 0 : -ENOENT;
 }
 
-/* --- Paths --------------------------------------------------------------------------------- */
-
-long fs_clean_path(const char *dir, const char *path, char *out, size_t size,
-		   bool *trailing_slash)
-{
-	size_t o = 0;
-	size_t plen = strlen(path);
-
-	*trailing_slash = plen > 0 && path[plen - 1] == '/';
-	for (int pass = path[0] == '/' ? 1 : 0; pass < 2; pass++) {
-		const char *s = pass == 0 ? dir : path;
-		while (*s) {
-			while (*s == '/')
-				s++;
-			const char *end = s;
-			while (*end && *end != '/')
-				end++;
-			size_t len = (size_t)(end - s);
-			if (len == 2 && s[0] == '.' && s[1] == '.') {
-				while (o > 0 && out[--o] != '/')
-					;
-			} else if (len && !(len == 1 && s[0] == '.')) {
-				if (o + 1 + len + 1 > size)
-					return -ENAMETOOLONG;
-				out[o++] = '/';
-				memcpy(out + o, s, len);
-				o += len;
-			}
-			s = end;
-		}
-	}
-	if (o == 0)
-		out[o++] = '/';
-	out[o] = '\0';
-	return 0;
-}
-
 /* --- Whole-file access for the shell ------------------------------------------------------- */
 
 /* path (from "/") resolved, following links: 0, or -errno (a non-directory named with a
@@ -508,7 +472,7 @@ static int resolve_from_root(const char *path, struct fs_node *n)
 
 	if (!*path)
 		return -ENOENT;
-	if (fs_clean_path("/", path, clean, sizeof(clean), &slash))
+	if (path_clean("/", path, clean, sizeof(clean), &slash))
 		return -ENOENT; /* longer than any name here */
 	int err = fs_resolve(clean, true, n);
 	if (!err && slash && n->kind != FS_NODE_DIR)

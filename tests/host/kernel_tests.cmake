@@ -30,5 +30,6 @@ rndbits_host_test(random SOURCES test_random.c ${RNDBITS_ROOT}/kernel/printk.c U
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 
 # kernel/fd.c's descriptor tables, with the file namespace and user memory stubbed.
-rndbits_host_test(fd SOURCES test_fd.c UNDER_TEST ${RNDBITS_ROOT}/kernel/fd.c
+rndbits_host_test(fd SOURCES test_fd.c UNDER_TEST ${RNDBITS_ROOT}/kernel/fd.c ${RNDBITS_ROOT}/lib/path.c
+                  INCLUDES ${RNDBITS_ROOT}/arch/arm64/include
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)

@@ -8,6 +8,8 @@
 #include <fd.h>
 #include <fs.h>
 #include <sysctl.h>
+#include <asm/fcntl.h>
+#include <console.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,29 +29,60 @@ static unsigned fs_writes;
 
 unsigned current_uid(void) { return uid; }
 
-const struct sysctl_entry *fs_sysctl_file(const char *path)
+/* The namespace: "/", "/proc", "/proc/sys", "/proc/sys/vm" directories and the knob. */
+int fs_resolve(const char *path, bool follow, struct fs_node *n)
 {
-	return strcmp(path, KNOB_PATH) == 0 ? &knob : NULL;
+	(void)follow;
+	memset(n, 0, sizeof(*n));
+	lib_strlcpy(n->path, path, sizeof(n->path));
+	if (strcmp(path, KNOB_PATH) == 0) {
+		n->kind = FS_NODE_SYSCTL;
+		n->mode = S_IFREG | knob.mode;
+		n->sysctl = &knob;
+		return 0;
+	}
+	if (strcmp(path, "/") == 0 || strcmp(path, "/proc") == 0 || strcmp(path, "/proc/sys") == 0 ||
+	    strcmp(path, "/proc/sys/vm") == 0) {
+		n->kind = FS_NODE_DIR;
+		n->mode = S_IFDIR | 0555;
+		return 0;
+	}
+	return strncmp(path, KNOB_PATH "/", sizeof(KNOB_PATH)) == 0 ? -ENOTDIR : -ENOENT;
 }
 
-long fs_read(const char *path, unsigned u, char *buf, size_t size)
+bool fs_is_directory(const char *path)
 {
-	if (!fs_sysctl_file(path))
-		return strcmp(path, "/proc/sys/vm") == 0 ? -EISDIR : -ENOENT;
+	struct fs_node n;
+	return fs_resolve(path, true, &n) == 0 && n.kind == FS_NODE_DIR;
+}
+
+long fs_node_read(const struct fs_node *n, unsigned u, uint64_t pos, char *buf, size_t size)
+{
+	char text[16];
+	if (n->kind == FS_NODE_DIR)
+		return -EISDIR;
 	if (u != UID_ROOT)
 		return -EACCES;
-	return lib_snprintf(buf, size, "%d\n", knob_value);
+	size_t len = (size_t)lib_snprintf(text, sizeof(text), "%d\n", knob_value);
+	if (pos >= len)
+		return 0;
+	size_t k = len - pos < size ? len - pos : size;
+	memcpy(buf, text + pos, k);
+	return (long)k;
 }
 
-long fs_write(const char *path, unsigned u, const char *buf, size_t len)
+long sysctl_write(const struct sysctl_entry *e, unsigned u, const char *buf, size_t len)
 {
-	(void)buf;
-	if (!fs_sysctl_file(path))
-		return -ENOENT;
+	(void)e, (void)buf;
 	if (u != UID_ROOT)
 		return -EACCES;
 	fs_writes++;
 	return (long)len;
+}
+
+void console_write(const char *s, size_t n)
+{
+	(void)s, (void)n;
 }
 
 int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len)
@@ -161,6 +194,40 @@ static void test_read_checks_buffer_first(void **state)
 	fd_table_release(&files);
 }
 
+/* open's checks in Linux's order: O_DIRECTORY on a file, a directory for writing, creating in
+ * the read-only namespace (EROFS where the directory exists, else ENOENT); a trailing slash on
+ * a file; cwd-relative names; F_DUPFD's lowest free descriptor. */
+static void test_open_flags(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	uid = UID_ROOT;
+	fd_table_init(&files);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), O_DIRECTORY), -ENOTDIR);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/proc/sys"), O_WRONLY), -EISDIR);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/proc/sys/new"), O_CREAT | O_WRONLY),
+			 -EROFS);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/nope/new"), O_CREAT | O_WRONLY),
+			 -ENOENT);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), O_CREAT | O_EXCL), -EEXIST);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH "/"), 0), -ENOTDIR);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH "/x"), 0), -ENOTDIR);
+	lib_strlcpy(files.cwd, "/proc/sys", sizeof(files.cwd));
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("vm/../vm/mmap_rnd_bits"), 0), 3);
+	assert_int_equal(fd_read(&mm, &files, 3, user(buf), sizeof(buf)), 3);
+	assert_int_equal(fd_read(&mm, &files, 3, user(buf), sizeof(buf)), 0);
+	assert_int_equal(fd_close(&files, 4), -EBADF);
+	assert_int_equal(fd_dup(&files, 3, 0, false), 4);
+	assert_int_equal(fd_dup(&files, 1, 10, true), 10);
+	assert_true(files.files[10].console && files.files[10].cloexec);
+	assert_int_equal(fd_dup(&files, 9, 0, false), -EBADF);
+	/* The console cannot be closed for good. */
+	assert_int_equal(fd_close(&files, 1), 0);
+	assert_non_null(fd_get(&files, 1));
+	fd_table_release(&files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_release_closes_everything),
 		cmocka_unit_test(test_openat_dirfd),
 		cmocka_unit_test(test_read_checks_buffer_first),
+		cmocka_unit_test(test_open_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
