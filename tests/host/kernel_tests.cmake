@@ -33,3 +33,20 @@ rndbits_host_test(random SOURCES test_random.c ${RNDBITS_ROOT}/kernel/printk.c U
 rndbits_host_test(fd SOURCES test_fd.c UNDER_TEST ${RNDBITS_ROOT}/kernel/fd.c ${RNDBITS_ROOT}/lib/path.c
                   INCLUDES ${RNDBITS_ROOT}/arch/arm64/include
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
+
+# The file side together: initramfs, the namespace, /proc/PID/maps, descriptors and the file
+# system calls, with frames, sysctls, processes and user memory stubbed; once per stat layout
+# family (arm64: asm-generic stat + arm's stat64; x86_64: its stat + i386's stat64).
+foreach(variant arm64:arm64-4k-va48 x86:x86_64)
+  string(REPLACE ":" ";" v ${variant})
+  list(GET v 0 isa)
+  list(GET v 1 preset)
+  rndbits_host_test(files.${isa} SOURCES test_files.c host_files.c ${RNDBITS_ROOT}/kernel/printk.c
+                    UNDER_TEST ${RNDBITS_ROOT}/kernel/initramfs.c ${RNDBITS_ROOT}/kernel/procfs.c
+                    ${RNDBITS_ROOT}/kernel/proc_maps.c ${RNDBITS_ROOT}/kernel/fd.c
+                    ${RNDBITS_ROOT}/kernel/fs_syscalls.c ${RNDBITS_ROOT}/lib/cpio.c
+                    ${RNDBITS_ROOT}/lib/path.c
+                    INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include
+                    CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h)
+  target_compile_definitions(test_files.${isa} PRIVATE MKCPIO="${RNDBITS_ROOT}/tools/mkcpio.py")
+endforeach()
