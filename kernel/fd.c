@@ -95,7 +95,19 @@ static long start_dir(struct fd_table *t, long dirfd, const char **dir)
 	return 0;
 }
 
-/* The user path at upath, seen from dirfd, cleaned into path (FS_PATH_MAX bytes). */
+/* Does the name end in a "." or ".." component ("/proc/self/.")? Then, as for a trailing
+ * slash, the component before it is walked through: a link there is followed, though the
+ * lexical clean-up leaves the link's own name last. */
+static bool ends_in_dot(const char *raw)
+{
+	const char *last = strrchr(raw, '/');
+
+	last = last ? last + 1 : raw;
+	return strcmp(last, ".") == 0 || strcmp(last, "..") == 0;
+}
+
+/* The user path at upath, seen from dirfd, cleaned into path (FS_PATH_MAX bytes). A name that
+ * ends in "." or ".." counts as having a trailing slash. */
 static long user_path_at(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath,
 			 char *path, bool *trailing_slash)
 {
@@ -113,6 +125,7 @@ static long user_path_at(struct mm *mm, struct fd_table *t, long dirfd, uint64_t
 		return err;
 	if (path_clean(dir, raw, path, FS_PATH_MAX, trailing_slash))
 		return -ENOENT;
+	*trailing_slash = *trailing_slash || ends_in_dot(raw);
 	return 0;
 }
 

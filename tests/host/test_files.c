@@ -373,6 +373,10 @@ static void test_stat(void **state)
 	/* lstat of a link, stat follows it; fstatat flags; errors. */
 	assert_int_equal(call(sys_newlstat, u("/proc/self/exe"), u(st), 0, 0, 0), 0);
 	assert_int_equal(get(st, STAT64BIT_SIZE == 128 ? 16 : 24, 4), 0120777);
+	/* "/proc/self/." is the directory the link leads to, not the link. */
+	assert_int_equal(call(sys_newlstat, u("/proc/self/."), u(st), 0, 0, 0), 0);
+	assert_int_equal(get(st, STAT64BIT_SIZE == 128 ? 16 : 24, 4), 040555);
+	assert_int_equal(call(sys_newlstat, u("/proc/self/exe/."), u(st), 0, 0, 0), -ENOTDIR);
 	assert_int_equal(call(sys_newstat, u("/proc/self/exe"), u(st), 0, 0, 0), 0);
 	assert_int_equal(get(st, 48, 8), 7);
 	assert_int_equal(call(sys_newfstatat, (uint64_t)AT_FDCWD, u("/bin"), u(st), 0, 0), 0);
