@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
-harnesses=${FUZZ_HARNESSES:-"dointvec elf fdt multiboot console shell"}
+harnesses=${FUZZ_HARNESSES:-"cpio dointvec elf fdt multiboot console shell"}
 clang=${CLANG:-clang-14}
 out=$root/build/fuzz
 
