@@ -17,8 +17,9 @@
  *
  * Names: "bin/x", "./bin/x" and "/bin/x" are all /bin/x; a file named with no directory
  * ("hello") goes to /bin (/bin/hello); "." and "./" name the root and are passed over; a name
- * with a ".." component refuses the archive. Directories a path implies exist. Entries that
- * are neither regular files nor directories (symlinks, devices) are passed over and counted.
+ * with a ".." component refuses the archive. Directories a path implies exist. A symbolic link
+ * to a regular file of the tree becomes a second name for that file's bytes (there are no links
+ * in the tree); other links and other entries (devices, fifos) are passed over and counted.
  * A file's data is used in place when it is page aligned, else copied into page frames: exec
  * maps file pages straight into user space. */
 int initramfs_unpack(const void *data, size_t size, const char *what);

@@ -14,6 +14,7 @@
 #include <lib/cpio.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
+#include <lib/path.h>
 #include <lib/string.h>
 #include <pmm.h>
 
@@ -240,7 +241,8 @@ static void roll_back(unsigned first, size_t names_mark)
 /* --- Archives ---------------------------------------------------------------------------- */
 
 struct archive_counts {
-	unsigned files, dirs, skipped;
+	unsigned files, dirs, links, skipped;
+	unsigned link_entries; /* symbolic links in the archive: add_links runs only if any */
 	uint64_t bytes;
 };
 
@@ -265,6 +267,8 @@ static int check_archive(const void *data, size_t size, struct archive_counts *c
 			c->bytes += e.size;
 		} else if (type == CPIO_S_IFDIR) {
 			c->dirs++;
+		} else if (type == CPIO_S_IFLNK) {
+			c->link_entries++; /* links are counted as they are added */
 		} else {
 			c->skipped++;
 		}
@@ -272,6 +276,66 @@ static int check_archive(const void *data, size_t size, struct archive_counts *c
 	*entry = r.index + 1;
 	*why = r.error;
 	return n;
+}
+
+/* The regular file a symbolic link entry leads to (its data is the target, relative to the
+ * link's directory unless absolute), or NULL if there is none (yet). */
+static const struct fs_file *link_target(const struct cpio_entry *e, const char *path)
+{
+	char target[FS_PATH_MAX], dir[FS_PATH_MAX], clean[FS_PATH_MAX];
+	bool slash;
+
+	if (e->size == 0 || e->size >= sizeof(target))
+		return NULL;
+	memcpy(target, e->data, e->size);
+	target[e->size] = '\0';
+	strlcpy(dir, path, sizeof(dir));
+	char *last = strrchr(dir, '/');
+	last[last == dir ? 1 : 0] = '\0';
+	if (path_clean(dir, target, clean, sizeof(clean), &slash) || slash)
+		return NULL;
+	return fs_file_lookup(clean);
+}
+
+/* Symbolic links to files: the tree has no links of its own, so a link becomes a second name
+ * for its target's bytes (stat and exec see the target, as through a followed link: `run sh`
+ * of busybox's /bin/sh -> busybox runs busybox as sh). Links to links resolve over rounds, in
+ * any archive order; links to directories, or to nothing, are passed over and counted. */
+static int add_links(const void *data, size_t size, struct archive_counts *c)
+{
+	struct cpio_reader r;
+	struct cpio_entry e;
+	char path[FS_PATH_MAX];
+	const char *why;
+	unsigned total = 0;
+
+	for (unsigned round = 0; round < 8; round++) {
+		unsigned added = 0;
+		total = 0;
+		cpio_init(&r, data, size);
+		while (cpio_next(&r, &e) > 0) {
+			if ((e.mode & CPIO_S_IFMT) != CPIO_S_IFLNK ||
+			    archive_path(e.name, CPIO_S_IFLNK, path, sizeof(path), &why) <= 0)
+				continue;
+			total++;
+			const struct fs_file *t = link_target(&e, path), *old = ramfs_lookup(path);
+			if (!t || (old && old->data == t->data && old->size == t->size) ||
+			    (old && (old->mode & CPIO_S_IFMT) == CPIO_S_IFDIR))
+				continue;
+			struct fs_file *f = new_node(path, t->mode);
+			if (!f)
+				return -ENOSPC;
+			f->data = t->data;
+			f->size = t->size;
+			f->ino = t->ino;
+			added++;
+		}
+		c->links += added;
+		if (!added)
+			break;
+	}
+	c->skipped += total - c->links;
+	return 0;
 }
 
 static int add_archive(const void *data, size_t size, const char **why, unsigned *entry)
@@ -311,6 +375,8 @@ int initramfs_unpack(const void *data, size_t size, const char *what)
 
 	if (!err) {
 		err = add_archive(data, size, &why, &entry);
+		if (!err && c.link_entries && (err = add_links(data, size, &c)))
+			why = "too many files";
 		if (err)
 			roll_back(first, names_mark);
 	}
@@ -320,8 +386,10 @@ int initramfs_unpack(const void *data, size_t size, const char *what)
 	}
 	printk("initramfs: %s: %u file%s, %llu bytes", what, c.files, c.files == 1 ? "" : "s",
 	       (unsigned long long)c.bytes);
+	if (c.links)
+		printk(", %u link%s", c.links, c.links == 1 ? "" : "s");
 	if (c.skipped)
-		printk(", %u skipped (not a file or directory)", c.skipped);
+		printk(", %u skipped (not a file, directory or link to a file)", c.skipped);
 	printk("\n");
 	return 0;
 }

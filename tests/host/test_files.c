@@ -254,6 +254,44 @@ static void test_refused(void **state)
 	expect_out("initramfs: short: refused: truncated archive (entry 1)\n");
 }
 
+/* Symbolic links (GNU cpio keeps them): a link to a file is a second name for its bytes, in
+ * any order and through chains; a link to a directory or to nothing is passed over. */
+static void test_links(void **state)
+{
+	char cmd[1024], path[128];
+	size_t size;
+	(void)state;
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; d=%s.links; rm -rf $d; mkdir -p $d/bin $d/usr/bin; cd $d; "
+		 "ln -s ../../bin/box usr/bin/env; printf 'BOX' > bin/box; ln -s box bin/sh; "
+		 "ln -s /bin/sh bin/ash; ln -s /nowhere bin/dangling; ln -s /usr bin/usr; ln -s box sh2; "
+		 "find usr bin sh2 | cpio --quiet -o -H newc > ../%s.links.cpio",
+		 tmp, strrchr(tmp, '/') + 1);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s.links.cpio", tmp);
+	uint8_t *a = host_load_file(path, &size);
+	out_len = 0;
+	long before = frames_out;
+	assert_int_equal(initramfs_unpack(a, size, "links"), 0);
+	expect_out("initramfs: links: 1 file, 3 bytes, 4 links, 2 skipped "
+		   "(not a file, directory or link to a file)\n");
+	const struct fs_file *box = fs_file_lookup("/bin/box");
+	assert_non_null(box);
+	for (const char *const *n = (const char *const[]){ "/bin/sh", "/bin/ash", "/usr/bin/env",
+							   "/bin/sh2", NULL }; *n; n++) {
+		const struct fs_file *f = fs_file_lookup(*n);
+		assert_non_null(f);
+		assert_ptr_equal(f->data, box->data);
+		assert_int_equal(f->ino, box->ino);
+	}
+	assert_null(fs_file_lookup("/bin/dangling"));
+	assert_null(ramfs_lookup("/bin/usr"));
+	assert_int_equal(frames_out, before + 1); /* only the file was copied */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s.links %s.links.cpio", tmp, tmp);
+	assert_int_equal(system(cmd), 0);
+	free(a);
+}
+
 static void setup_process(void)
 {
 	memset(&proc, 0, sizeof(proc));
@@ -554,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_directories),
 		cmocka_unit_test(test_links_access_ioctl_fcntl),
 		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_links), /* last: it adds to /bin */
 	};
 	int r = cmocka_run_group_tests(tests, setup, NULL);
 	char cmd[256];
