@@ -1,5 +1,6 @@
 # rndbits — a thin front over CMake presets, QEMU and CTest. Forms:
-#   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line)
+#   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line,
+#                           PROGS="a.out dir/b" = your programs as /bin/a.out /bin/b, INITRD=x.cpio)
 #   make test                                           build all twelve presets + host, run every test
 #   make test-host                                      the tests of no preset (CI's host job)
 #     (test forms: JUNIT=path.xml writes JUnit XML; HOST=0 does not build the host unit tests)
@@ -35,6 +36,10 @@ HOST_TARGET = $(if $(filter 0,$(HOST)),build/host/CMakeCache.txt,image-host)
 # have targets of their own). With the twelve presets' tests it is all of `make test`.
 HOST_LABELS := ^(host|harness|fuzz-replay|config)$$
 export APPEND
+# PROGS="path/a.out other": the files packed into a cpio newc initrd (bare files as /bin/NAME,
+# DEST=SRC at DEST); INITRD=x.cpio: a ready archive. For run, debug, cmdline and test (README.md,
+# "Bring your own program").
+export PROGS INITRD
 # TIMEOUT=seconds bounds `run` (QEMU killed, exit status 124) and is written into `cmdline`.
 export TIMEOUT
 
@@ -52,7 +57,7 @@ ifneq ($(words $(QEMU_GOALS)),0)
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-debug deps-plot run build test test-host debug cmdline clean images $(QEMU_GOALS)
+.PHONY: help deps deps-debug deps-plot run build test test-host debug cmdline clean images progs $(QEMU_GOALS)
 
 help:
 	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'
@@ -84,6 +89,13 @@ image-%: build/%/CMakeCache.txt | deps
 
 images: $(addprefix image-,$(PRESETS))
 
+# The test corpus (tests/progs): each ABI's programs built once into build/progs/<abi>/ with
+# Debian's cross toolchains, and Debian's busybox-static of each ISA fetched (qemu/deps.sh
+# makes the packages' architectures known to apt). Transcripts' `progs:` headers pack them.
+progs: deps
+	@cmake -S tests/progs -B build/progs >/dev/null
+	+@cmake --build build/progs
+
 ifneq ($(PRESET),)
 
 build: deps
@@ -99,7 +111,7 @@ cmdline: deps
 	@$(RQ) cmdline $(PRESET)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) $(HOST_TARGET)
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) $(HOST_TARGET) progs
 	@rc=0; $(CTEST) -L '^$(PRESET)$$' $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits.$(PRESET)); exit $$rc
 
 else
@@ -110,7 +122,7 @@ build: deps
 # A preset that fails to build does not hide the others' results: build what builds (-k), run
 # every test (those of a preset without an image fail and say so), then fail if anything did.
 test: deps deps-lint
-	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host || build=$$?; \
+	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host progs || build=$$?; \
 	 rc=0; $(CTEST) $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits); \
 	 [ $$rc = 0 ] && [ $$build = 0 ] || { \
 	   [ $$build = 0 ] || echo "make test: some images did not build (see above)" >&2; exit 1; }

@@ -38,6 +38,14 @@ struct boot_info {
 	const char *firmware;
 	/* Virtual address of the flattened device tree, or NULL (x86). */
 	const void *dtb;
+	/* The initial RAM disk (a cpio archive) as the boot loader or the command line described
+	 * it: physical start and size, size 0 for none. initrd_from names the source for the boot
+	 * line ("dtb", "multiboot module 0", "initrd=", "initrdmem="); initrd_reserved is set when
+	 * the firmware parser has already reserved its frames (multiboot modules). */
+	phys_addr_t initrd_start;
+	uint64_t initrd_size;
+	const char *initrd_from;
+	bool initrd_reserved;
 };
 
 /* Record a RAM region or a reserved range (empty ones are ignored). Past BOOT_MAX_REGIONS, RAM
@@ -59,6 +67,14 @@ int boot_cmdline_get(const struct boot_info *bi, const char *key, const char **v
  * order as Linux does: the value's length, or -1 when there is none left. */
 int boot_cmdline_next(const char **pos, const char *key, const char **value);
 
+/* Take the initrd: the command line's initrd=ADDR,SIZE or initrdmem=ADDR,SIZE (Linux's
+ * parameters; the last one given wins) over what the firmware said. The range must lie inside
+ * one RAM region and share no byte with a reserved range (kernel image, DTB, ...); then it is
+ * reserved so that the page allocator never hands its frames out. Call before pmm_init. A value
+ * that is not ADDR,SIZE, or a range that breaks those rules, is refused with one boot line and
+ * the kernel boots without an initrd. Returns whether an initrd was taken. */
+bool boot_take_initrd(struct boot_info *bi);
+
 struct fdt_item;
 /* A property the arch wants from the device tree, handed to found() during boot_parse_dtb's
  * pass (so that nothing walks the tree again): the property called prop of every top-level
@@ -69,8 +85,8 @@ struct boot_dtb_request {
 	void (*found)(const struct fdt_item *prop);
 };
 
-/* Fill RAM (top-level nodes called memory whose device_type is "memory"), command line and seed
- * (/chosen) from a flattened device tree (arm, arm64) in one pass over its top level, handing
+/* Fill RAM (top-level nodes called memory whose device_type is "memory"), command line, seed and
+ * initrd (/chosen linux,initrd-start and linux,initrd-end) from a flattened device tree (arm, arm64) in one pass over its top level, handing
  * the arch what it asked for (arch may be NULL) on the way; reserves the DTB itself. Returns 0,
  * or -1 if the blob is not a valid FDT. A blob corrupt past its header gives what could be read
  * before the damage. */

@@ -5,6 +5,7 @@
 #include <arch/trap.h>
 #include <boot.h>
 #include <cred.h>
+#include <initramfs.h>
 #include <console.h>
 #include <initramfs.h>
 #include <kernel.h>
@@ -72,6 +73,30 @@ static void log_refused_cmdline(const struct boot_info *bi)
 	       "from \"%s...\"\n", (unsigned long)bi->cmdline_given,
 	       (unsigned long)(BOOT_CMDLINE_MAX - 1), (unsigned long)(bi->cmdline_given - kept),
 	       bi->cmdline_refused);
+}
+
+/* The cpio "newc" magic (with or without the CRC variant's last digit): shown on the initrd's
+ * boot line, so that a look at the log tells an archive from bytes that are something else. */
+static const char *initrd_kind(const char *data, uint64_t size)
+{
+	if (size >= 6 && memcmp(data, "07070", 5) == 0 && (data[5] == '1' || data[5] == '2'))
+		return "cpio newc";
+	return "not a cpio newc archive";
+}
+
+/* The initrd boot_take_initrd kept (its frames reserved), reached through the linear map: one
+ * line saying where it is and what it looks like, then its files join the namespace. */
+static void unpack_initrd(const struct boot_info *bi)
+{
+	const char *data;
+
+	if (bi->initrd_size == 0)
+		return;
+	data = __va(bi->initrd_start);
+	printk("initrd: %llu bytes at %#llx (from %s), %s\n", (unsigned long long)bi->initrd_size,
+	       (unsigned long long)bi->initrd_start, bi->initrd_from,
+	       initrd_kind(data, bi->initrd_size));
+	initramfs_unpack(data, (size_t)bi->initrd_size, "initrd");
 }
 
 /* The "rwx" column of the self-test line for every combination of the three access bits. */
@@ -174,6 +199,8 @@ __noreturn void kernel_main(struct boot_info *bi)
 	       arch_machine_name, arch_cpu_name, RNDBITS_BUILD);
 	log_boot_info(bi);
 	log_refused_cmdline(bi);
+	/* Before the allocator starts: its frames must never be handed out. */
+	boot_take_initrd(bi);
 	pmm_init(bi);
 	pmm_get_stats(&st);
 	printk("pmm: %llu frames of %u KiB, %llu used, %llu free\n", (unsigned long long)st.total,
@@ -186,6 +213,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	random_init(bi);
 	initramfs_unpack_builtin();
 	sysctl_apply_cmdline(bi->cmdline);
+	unpack_initrd(bi);
 	boot_times.ready_cycles = arch_cycles();
 	printk("rndbits: ready; type 'help'\n");
 	shell_main();

@@ -136,6 +136,18 @@ static void parse_mem_fields(struct boot_info *bi, const struct multiboot_info *
 	add_ram_range(bi, 0x100000, (uint64_t)mbi->mem_upper * 1024, limit);
 }
 
+/* Module 0 is the initrd (QEMU's -initrd FILE becomes it; GRUB's `module` line likewise), as
+ * Linux's multiboot-booted kernels take it; its range is reserved by the caller already. */
+static void record_initrd(struct boot_info *bi, const struct multiboot_mod *mod)
+{
+	if (mod->mod_end == mod->mod_start)
+		return;
+	bi->initrd_start = mod->mod_start;
+	bi->initrd_size = mod->mod_end - mod->mod_start;
+	bi->initrd_from = "multiboot module 0";
+	bi->initrd_reserved = true;
+}
+
 /* The modules' array, each module's range and its string. A module ending before it starts is
  * refused (its range would wrap to almost 4 GiB). */
 static void reserve_modules(struct boot_info *bi, const struct multiboot_info *mbi,
@@ -161,6 +173,8 @@ static void reserve_modules(struct boot_info *bi, const struct multiboot_info *m
 			continue;
 		}
 		reserve_range(bi, mods[i].mod_start, mods[i].mod_end - mods[i].mod_start);
+		if (i == 0)
+			record_initrd(bi, &mods[0]);
 		if (mods[i].string)
 			reserve_string(bi, mods[i].string, limit, "module string");
 	}

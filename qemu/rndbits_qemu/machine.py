@@ -61,6 +61,13 @@ def memory_variables(m):
     return v
 
 
+# The loader method's initrd lies below ram_base + INITRD_WINDOW (every preset's linear map covers
+# that much RAM), at an INITRD_ALIGN boundary (the largest page size: no frame shared with
+# anything else).
+INITRD_WINDOW = 256 << 20
+INITRD_ALIGN = 64 << 10
+
+
 class MachineError(Exception):
     pass
 
@@ -142,18 +149,60 @@ class Machine:
     def symbols(self):
         return os.path.join(self.build_dir, self.desc["symbols"])
 
-    def command(self, serial="stdio", append=None, gdb=None, extra=(), memory=None):
+    @property
+    def initrd_method(self):
+        """How an initrd reaches the kernel: "multiboot" (x86's `-initrd`, module 0) or
+        "loader" (arm/arm64: QEMU gives an ELF -kernel no initrd, so the bytes are placed by
+        `-device loader` and the address passed as Linux's `initrd=ADDR,SIZE`)."""
+        return self.desc.get("initrd") or ("multiboot" if self.desc["machine"] == "pc"
+                                           else "loader")
+
+    def initrd_address(self, size, memory=None):
+        """Where the loader method puts an initrd of size bytes: as high as RAM goes (at most
+        INITRD_WINDOW above its base, inside every preset's linear map), 64 KiB aligned. The
+        kernel image and the DTB sit at RAM's start and the page allocator's first use (its
+        bitmap, the first page tables) takes the lowest free frames, so the top is clear."""
+        ram_base = int(self.desc.get("ram_base", "0"), 0)
+        ram = memory_bytes(memory or self.desc["memory"]) or 0
+        top = ram_base + min(ram, INITRD_WINDOW)
+        addr = (top - size) & ~(INITRD_ALIGN - 1)
+        image_end = ram_base
+        if os.path.exists(self.image):
+            image_end = max([p + n for p, _, n in load_segments(self.image)] or [ram_base])
+        if size > ram or addr < image_end:
+            raise MachineError("%s: an initrd of %d bytes does not fit between the kernel image "
+                               "(ends at %#x) and the end of RAM (%#x); give more memory"
+                               % (self.preset, size, image_end, top))
+        return addr
+
+    def initrd_args(self, initrd, append=None, memory=None):
+        """(QEMU arguments, kernel command line) that hand the cpio archive at path initrd to
+        the kernel, by the preset's method."""
+        if self.initrd_method == "multiboot":
+            return ["-initrd", initrd], append
+        size = os.path.getsize(initrd)
+        addr = self.initrd_address(size, memory)
+        param = "initrd=%#x,%d" % (addr, size)
+        return (["-device", "loader,file=%s,addr=%#x,force-raw=on" % (display_path(initrd), addr)],
+                " ".join(a for a in (append, param) if a))
+
+    def command(self, serial="stdio", append=None, gdb=None, extra=(), memory=None, initrd=None):
         """QEMU's argv. serial: "stdio" (pipes, harness) or "mon:stdio" (a person's terminal).
         gdb: None, or a TCP port for the gdb stub (QEMU starts halted). memory: QEMU's -m
-        instead of the description's (a transcript's `memory:` header)."""
+        instead of the description's (a transcript's `memory:` header). initrd: a cpio archive
+        for the kernel (see initrd_args)."""
         d = self.desc
         self.check_memory(memory or d["memory"])
+        initrd_argv = []
+        if initrd:
+            initrd_argv, append = self.initrd_args(initrd, append, memory)
         argv = [d["binary"], "-M", d["machine"], "-cpu", d["cpu"], "-m", memory or d["memory"],
                 "-nodefaults", "-display", "none", "-no-reboot", "-serial", serial]
         argv += d["args"]
         for dev in d["devices"]:
             argv += ["-device", dev]
         argv += ["-kernel", self.image]
+        argv += initrd_argv
         if append:
             argv += ["-append", append]
         if gdb is not None:

@@ -12,7 +12,7 @@ import re
 from . import ktap
 
 PROMPTS = ("rndbits# ", "rndbits$ ")
-HEADER_KEYS = ("presets", "append", "timeout", "memory")
+HEADER_KEYS = ("presets", "append", "timeout", "memory", "progs")
 # QEMU's -m: a number and a unit, K M or G (QEMU reads a bare number as MiB).
 MEMORY_RE = re.compile(r"^\d+[KMG]$")
 DEFAULT_TIMEOUT = 30.0
@@ -67,6 +67,8 @@ class Transcript:
         self.path, self.presets, self.append, self.timeout, self.steps = \
             path, presets, append, timeout, steps
         self.memory = memory    # QEMU's -m for this transcript, or None for the preset's
+        self.progs = []         # corpus programs packed into the initrd (`progs:`)
+        self.progs_lineno = 1
 
     def applies_to(self, preset):
         return preset_matches(self.presets, preset)
@@ -266,6 +268,8 @@ def parse(path, text=None):
                               "(or its boot block ends with [exit N])")
     t = Transcript(path, presets, header.get("append"), timeout, steps, memory)
     t.append_lineno = header_lines.get("append", 1)
+    t.progs = header.get("progs", "").replace(",", " ").split()
+    t.progs_lineno = header_lines.get("progs", 1)
     return t
 
 

@@ -54,7 +54,7 @@ struct boot_info;
 /* Fill bi from the multiboot information at info_pa (reached through __va, so the boot mapping
  * must cover [0, phys_limit)): RAM below phys_limit (page-rounded inwards), the command line
  * without the image path, and reservations for the information structure, memory map, command
- * line, loader name and modules. Nothing is read outside [0, min(phys_limit, 4 GiB)); a field
+ * line, loader name and modules; module 0, if any, becomes the initrd (bi->initrd_*). Nothing is read outside [0, min(phys_limit, 4 GiB)); a field
  * that points outside it, a map entry or module that contradicts the rest, is refused with one
  * `multiboot: ignoring ...` line and the parse goes on. Returns 0, or -1 if magic is not the
  * multiboot loader's. */

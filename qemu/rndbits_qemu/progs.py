@@ -1,0 +1,86 @@
+"""Programs for the initrd: the test corpus (tests/progs, built into build/progs/<abi>/) and a
+person's own files (make ... PROGS="a.out other"), packed as a cpio newc archive by
+tools/mkcpio.py.
+
+Corpus names are the archive's names: <prog>-<libc>[-pie] (hello-glibc, hello-glibc-pie,
+hello-musl, hello-newlib), `busybox`, and on a 64-bit preset that runs 32-bit programs the
+32-bit builds with `-32` (hello-glibc-32). Each is found in the build directory of its ABI:
+"""
+
+import os
+import subprocess
+
+from . import machine as M
+
+CORPUS_DIR = os.path.join(M.REPO, "build", "progs")
+MKCPIO = os.path.join(M.REPO, "tools", "mkcpio.py")
+
+# (isa, bits) -> the ABI whose programs run native.
+NATIVE_ABI = {("arm", "32"): "armhf", ("arm64", "64"): "aarch64", ("x86", "32"): "i386",
+              ("x86", "64"): "x86_64"}
+COMPAT_ABI = {"aarch64": "armhf", "x86_64": "i386"}
+COMPAT_SUFFIX = "-32"
+
+
+class ProgsError(Exception):
+    pass
+
+
+def abis(variables):
+    """(native ABI, compat ABI or None) of a preset from its variables: arm64 runs AArch32
+    programs only with 4K pages (Linux's COMPAT needs them)."""
+    native = NATIVE_ABI.get((variables.get("isa"), variables.get("bits")))
+    compat = COMPAT_ABI.get(native)
+    if native == "aarch64" and variables.get("page_size") != "4096":
+        compat = None
+    return native, compat
+
+
+def corpus_file(variables, name, corpus_dir=CORPUS_DIR):
+    """The host path of corpus program `name` for a preset (need not exist yet), or
+    ProgsError when the preset cannot have it (a -32 name where there is no compat)."""
+    native, compat = abis(variables)
+    if not native:
+        raise ProgsError("preset %s has no corpus ABI" % variables.get("preset"))
+    if name.endswith(COMPAT_SUFFIX):
+        if not compat:
+            raise ProgsError("%s: preset %s runs no 32-bit programs (no -32 corpus builds)"
+                             % (name, variables.get("preset")))
+        return os.path.join(corpus_dir, compat, name[:-len(COMPAT_SUFFIX)])
+    return os.path.join(corpus_dir, native, name)
+
+
+def corpus_entries(variables, names, corpus_dir=CORPUS_DIR):
+    """[(archive path, host path)] of corpus programs under bin/; a missing file is a
+    ProgsError that says how to build the corpus."""
+    out = []
+    for name in names:
+        path = corpus_file(variables, name, corpus_dir)
+        if not os.path.isfile(path):
+            raise ProgsError("corpus program %s (%s) is not built: `make progs` builds the "
+                             "corpus (make test does it first)" % (name, M.display_path(path)))
+        out.append(("bin/" + name, path))
+    return out
+
+
+def user_entries(words):
+    """[(archive path, host path)] from PROGS words: a bare file goes to bin/<its name>, and
+    DEST=SRC puts SRC at DEST."""
+    out = []
+    for w in words:
+        dest, src = w.split("=", 1) if "=" in w else ("bin/" + os.path.basename(w), w)
+        if not os.path.isfile(src):
+            raise ProgsError("PROGS: %s: no such file" % src)
+        out.append((dest.lstrip("/"), src))
+    return out
+
+
+def pack(entries, out):
+    """Write the cpio newc archive `out` holding entries; returns out."""
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    argv = ["/usr/bin/python3", MKCPIO, out] + ["%s=%s" % (d, s) for d, s in entries]
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        raise ProgsError("tools/mkcpio.py failed: %s" % r.stdout.strip())
+    return out
