@@ -27,13 +27,11 @@ class ProgsError(Exception):
 
 
 def abis(variables):
-    """(native ABI, compat ABI or None) of a preset from its variables: arm64 runs AArch32
-    programs only with 4K pages (Linux's COMPAT needs them)."""
+    """(native ABI, 32-bit ABI or None) of a preset from its variables. The 32-bit builds are
+    packed on every 64-bit preset: whether it runs them is the kernel's to say (arm64 with 16K
+    or 64K pages refuses them with Exec format error, as Linux without COMPAT does)."""
     native = NATIVE_ABI.get((variables.get("isa"), variables.get("bits")))
-    compat = COMPAT_ABI.get(native)
-    if native == "aarch64" and variables.get("page_size") != "4096":
-        compat = None
-    return native, compat
+    return native, COMPAT_ABI.get(native)
 
 
 def corpus_file(variables, name, corpus_dir=CORPUS_DIR):
