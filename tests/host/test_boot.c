@@ -20,6 +20,17 @@
 #include "fdt_writer.h"
 
 static char **dtb_paths;
+
+/* boot.c's boot lines (an initrd refused): counted, so that a refusal is one line. */
+int printk(const char *fmt, ...);
+static unsigned printk_lines;
+
+int printk(const char *fmt, ...)
+{
+	(void)fmt;
+	printk_lines++;
+	return 0;
+}
 static int nr_dtbs;
 
 /* --- the arch's request: every property handed over is recorded ------------------------------ */
@@ -345,6 +356,140 @@ static void test_reservations_never_dropped(void **state)
 	assert_int_equal(last->base + last->size, 0x100000ULL * (BOOT_MAX_REGIONS + 4) + 0x1000);
 }
 
+/* /chosen linux,initrd-start/-end, in one or two cells each: the initrd; an end at or before the
+ * start, or a bound of another length, is no initrd. */
+static void test_chosen_initrd(void **state)
+{
+	(void)state;
+	static const uint32_t start2[] = { 0, 0x47ff0000 }, end2[] = { 0, 0x47ff8cb8 };
+	struct fdtw w;
+	struct boot_info bi;
+	size_t size;
+	uint8_t *blob;
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop_cells(&w, "linux,initrd-start", start2, 2);
+	fdtw_prop_cells(&w, "linux,initrd-end", end2, 2);
+	fdtw_end_node(&w);
+	blob = parse(&w, &bi, &size);
+	assert_int_equal(bi.initrd_start, 0x47ff0000);
+	assert_int_equal(bi.initrd_size, 0x8cb8);
+	assert_string_equal(bi.initrd_from, "dtb");
+	free(blob);
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop_u32(&w, "linux,initrd-start", 0x44000000);
+	fdtw_prop_u32(&w, "linux,initrd-end", 0x44001000);
+	fdtw_end_node(&w);
+	blob = parse(&w, &bi, &size);
+	assert_int_equal(bi.initrd_start, 0x44000000);
+	assert_int_equal(bi.initrd_size, 0x1000);
+	free(blob);
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop_u32(&w, "linux,initrd-start", 0x44001000);
+	fdtw_prop_u32(&w, "linux,initrd-end", 0x44001000);
+	fdtw_end_node(&w);
+	blob = parse(&w, &bi, &size);
+	assert_int_equal(bi.initrd_size, 0);
+	free(blob);
+
+	fdtw_init(&w);
+	fdtw_begin_node(&w, "");
+	fdtw_begin_node(&w, "chosen");
+	fdtw_prop(&w, "linux,initrd-start", "abc", 3);
+	fdtw_prop_u32(&w, "linux,initrd-end", 0x44001000);
+	fdtw_end_node(&w);
+	blob = parse(&w, &bi, &size);
+	assert_int_equal(bi.initrd_size, 0);
+	free(blob);
+}
+
+/* 128 MiB of RAM at 0x40000000 with the kernel image reserved, and a command line. */
+static void initrd_machine(struct boot_info *bi, const char *cmdline)
+{
+	memset(bi, 0, sizeof(*bi));
+	boot_add_ram(bi, 0x40000000, 128 << 20);
+	boot_add_reserved(bi, 0x40200000, 0x100000);
+	boot_set_cmdline(bi, cmdline, false);
+}
+
+/* initrd= and initrdmem= (the last one wins, sizes with K/M/G), over the firmware's; a range is
+ * taken only inside RAM and clear of every reservation, and then reserved itself. */
+static void test_take_initrd(void **state)
+{
+	(void)state;
+	struct boot_info bi;
+
+	initrd_machine(&bi, "rng.seed=1 initrd=0x47ff0000,36024");
+	assert_true(boot_take_initrd(&bi));
+	assert_int_equal(bi.initrd_start, 0x47ff0000);
+	assert_int_equal(bi.initrd_size, 36024);
+	assert_string_equal(bi.initrd_from, "initrd=");
+	assert_int_equal(bi.nr_reserved, 2);
+	assert_int_equal(bi.reserved[1].base, 0x47ff0000);
+	assert_int_equal(bi.reserved[1].size, 36024);
+
+	initrd_machine(&bi, "initrd=0x47000000,1 initrdmem=0x46000000,1M");
+	assert_true(boot_take_initrd(&bi));
+	assert_int_equal(bi.initrd_start, 0x46000000);
+	assert_int_equal(bi.initrd_size, 1 << 20);
+	assert_string_equal(bi.initrd_from, "initrdmem=");
+
+	/* The command line wins over the DTB's. */
+	initrd_machine(&bi, "initrd=0x45000000,4K");
+	bi.initrd_start = 0x44000000;
+	bi.initrd_size = 100;
+	bi.initrd_from = "dtb";
+	assert_true(boot_take_initrd(&bi));
+	assert_int_equal(bi.initrd_start, 0x45000000);
+	assert_int_equal(bi.initrd_size, 4096);
+
+	/* The firmware's alone. */
+	initrd_machine(&bi, "");
+	bi.initrd_start = 0x44000000;
+	bi.initrd_size = 100;
+	bi.initrd_from = "dtb";
+	assert_true(boot_take_initrd(&bi));
+	assert_int_equal(bi.nr_reserved, 2);
+
+	/* Refused, each with one line, and no initrd at all then. */
+	static const char *const bad[] = {
+		"initrd=junk", "initrd=0x44000000", "initrd=0x44000000,", "initrd=0x44000000,0",
+		"initrd=0x44000000,12x", "initrd=0x1000,100", "initrd=0x47fff000,0x2000",
+		"initrd=0x40280000,4096", "initrd=0x401ff000,0x2000", "initrd=0xffffffffffff0000,0x20000",
+		"initrd=0x44000000,99999999999G",
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		initrd_machine(&bi, bad[i]);
+		bi.initrd_start = 0x44000000;
+		bi.initrd_size = 100;
+		bi.initrd_from = "dtb";
+		printk_lines = 0;
+		assert_false(boot_take_initrd(&bi));
+		assert_int_equal(printk_lines, 1);
+		assert_int_equal(bi.initrd_size, 0);
+		assert_int_equal(bi.nr_reserved, 1);
+	}
+
+	/* A multiboot module, reserved by its parser already: not refused for overlapping its own
+	 * reservation, not reserved twice. */
+	initrd_machine(&bi, "");
+	boot_add_reserved(&bi, 0x44000000, 0x1000);
+	bi.initrd_start = 0x44000000;
+	bi.initrd_size = 0x1000;
+	bi.initrd_from = "multiboot module 0";
+	bi.initrd_reserved = true;
+	assert_true(boot_take_initrd(&bi));
+	assert_int_equal(bi.nr_reserved, 2);
+}
+
 static void test_qemu_dtbs(void **state)
 {
 	(void)state;
@@ -378,6 +523,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_memory_nodes),
 		cmocka_unit_test(test_unsupported_cells),
 		cmocka_unit_test(test_chosen_rules),
+		cmocka_unit_test(test_chosen_initrd),
+		cmocka_unit_test(test_take_initrd),
 		cmocka_unit_test(test_not_a_dtb),
 		cmocka_unit_test(test_reservations_never_dropped),
 		cmocka_unit_test(test_qemu_dtbs),
