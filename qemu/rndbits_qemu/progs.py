@@ -73,10 +73,13 @@ def user_entries(words):
     return out
 
 
-def pack(entries, out):
-    """Write the cpio newc archive `out` holding entries; returns out."""
+def pack(entries, out, align=None):
+    """Write the cpio newc archive `out` holding entries, each file's data at a multiple of
+    align bytes from the archive's start (the preset's page size: the initrd itself is
+    page aligned, so the kernel can map program pages straight from it); returns out."""
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    argv = ["/usr/bin/python3", MKCPIO, out] + ["%s=%s" % (d, s) for d, s in entries]
+    argv = ["/usr/bin/python3", MKCPIO] + (["--align", str(align)] if align else [])
+    argv += [out] + ["%s=%s" % (d, s) for d, s in entries]
     r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if r.returncode != 0:
