@@ -1,4 +1,4 @@
-/* kernel/boot.c: boot_parse_dtb's results on blobs built here (the RAM of memory nodes, /chosen's
+/* kernel/boot.c and kernel/initrd.c: boot_parse_dtb's results on blobs built here (the RAM of memory nodes, /chosen's
  * command line and seeds, the arch's property, the DTB reserved) and on the device trees QEMU
  * really hands the arm and arm64 kernels (arguments: the .dtb files dumped at build time). The
  * fuzz harness only checks that whatever comes out is well-formed; these check that it is right. */
@@ -397,7 +397,13 @@ static void test_chosen_initrd(void **state)
 	fdtw_prop_u32(&w, "linux,initrd-end", 0x44001000);
 	fdtw_end_node(&w);
 	blob = parse(&w, &bi, &size);
+	/* Recorded empty, refused by boot_take_initrd with one line. */
 	assert_int_equal(bi.initrd_size, 0);
+	assert_string_equal(bi.initrd_from, "dtb");
+	printk_lines = 0;
+	assert_false(boot_take_initrd(&bi));
+	assert_int_equal(printk_lines, 1);
+	assert_null(bi.initrd_from);
 	free(blob);
 
 	fdtw_init(&w);
