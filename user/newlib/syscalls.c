@@ -6,7 +6,10 @@
  *
  * linux.specs is newlib's nosys.specs (libnosys's failing stubs for what is not here) without
  * newlib's crt0, which sets its stack to a fixed address: _start below takes the stack, argc,
- * argv and envp that the kernel's exec built, as Linux's ELF loader lays them out. System calls
+ * argv and envp that the kernel's exec built, as Linux's ELF loader lays them out. It also links
+ * the image as Linux's armhf toolchain does, from 0x10000 with segments congruent modulo 64 KiB
+ * (arm-none-eabi's default, 0x8000 with file offsets 4 KiB apart, cannot be mapped by a kernel
+ * with 16K or 64K pages: an arm64 one running it as a compat task). System calls
  * are EABI: number in r7, `svc #0`, arguments in r0-r5, -errno back in r0. */
 #include <errno.h>
 #include <stddef.h>
