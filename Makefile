@@ -4,6 +4,7 @@
 #   make test                                           build all twelve presets + host, run every test
 #   make test-host                                      the tests of no preset (CI's host job)
 #     (test forms: JUNIT=path.xml writes JUnit XML; HOST=0 does not build the host unit tests)
+#   make progs                                          build the test corpus (tests/progs) into build/progs
 #   make clean
 #   make lint | fuzz-host | fuzz | ubsan | docs | docs-check | qemu-<preset> plot   (mk/*.mk)
 # qemu-arm, qemu-arm64, qemu-x86 and qemu-x86_64 are the default presets of each ISA.
@@ -60,7 +61,7 @@ endif
 .PHONY: help deps deps-debug deps-plot run build test test-host debug cmdline clean images progs $(QEMU_GOALS)
 
 help:
-	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "presets: $(PRESETS)"
 
 # Every action first makes sure the Debian packages are there (quiet when they are).
