@@ -1,5 +1,6 @@
 # Benchmarks (issue 7), included by the top-level Makefile:
-#   make bench                 every preset: boot against QEMU's floor, exec and layout rates,
+#   make bench                 every preset: boot against QEMU's floor, exec and layout rates
+#                              (the built-in hello and the corpus's glibc static hello),
 #                              size, frames, idle CPU, and `make test` from a clean copy of the
 #                              tree; writes docs/benchmarks.md and prints it (BENCH_TEST=0 skips
 #                              the make test timing)
@@ -29,11 +30,11 @@ build/floor/x86.elf: qemu/floor/x86.S qemu/floor/floor.ld | deps
 floor: $(FLOOR_IMAGES)
 
 ifneq ($(PRESET),)
-bench: deps floor
+bench: deps floor progs
 	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET)
 	@$(PYTHON) qemu/bench.py --presets $(PRESET) $(BENCH_ARGS)
 else
-bench: deps floor
+bench: deps floor progs
 	@$(MAKE) --no-print-directory -j$(NPROC) images
 	@$(PYTHON) qemu/bench.py $(if $(filter 1,$(BENCH_TEST)),--test-time) --out docs/benchmarks.md $(BENCH_ARGS)
 endif
