@@ -10,7 +10,14 @@
 #define EV_CURRENT 1
 #define ET_EXEC 2
 #define ET_DYN 3
+#define EM_386 3
+#define EM_ARM 40
+#define EM_X86_64 62
+#define EM_AARCH64 183
 #define PT_LOAD 1
+#define PT_INTERP 3
+#define PT_PHDR 6
+#define PT_GNU_STACK 0x6474e551
 #define PF_X 1
 #define PF_W 2
 #define PF_R 4
@@ -40,24 +47,84 @@ struct elf64_phdr {
 	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
 };
 
-/* A class-neutral view of what the loader needs. */
-#define ELF_MAX_LOADS 8
+/* The auxiliary vector's keys (Linux's include/uapi/linux/auxvec.h and asm/auxvec.h). */
+#define AT_NULL 0
+#define AT_IGNORE 1
+#define AT_PHDR 3
+#define AT_PHENT 4
+#define AT_PHNUM 5
+#define AT_PAGESZ 6
+#define AT_BASE 7
+#define AT_FLAGS 8
+#define AT_ENTRY 9
+#define AT_UID 11
+#define AT_EUID 12
+#define AT_GID 13
+#define AT_EGID 14
+#define AT_PLATFORM 15
+#define AT_HWCAP 16
+#define AT_CLKTCK 17
+#define AT_SECURE 23
+#define AT_RANDOM 25
+#define AT_HWCAP2 26
+#define AT_EXECFN 31
+#define AT_SYSINFO_EHDR 33
+#define AT_MINSIGSTKSZ 51
+
+/* A class-neutral view of what the loader needs. glibc's static binaries have 2-4 PT_LOADs;
+ * Linux sets no limit, 16 is far above anything a linker makes. */
+#define ELF_MAX_LOADS 16
 struct elf_load {
 	uint64_t vaddr, memsz, offset, filesz;
 	unsigned flags;
 };
+
+/* PT_GNU_STACK as Linux's load_elf_binary reads it (EXSTACK_*). */
+enum elf_stack { ELF_STACK_DEFAULT, ELF_STACK_EXEC, ELF_STACK_NOEXEC };
+
 struct elf_image {
+	unsigned elf_class;         /* ELFCLASS32 or ELFCLASS64 */
+	unsigned machine;           /* e_machine */
 	unsigned type;              /* ET_EXEC or ET_DYN */
+	uint32_t flags;             /* e_flags */
 	uint64_t entry;
+	uint64_t phoff;             /* e_phoff */
+	unsigned phnum, phentsize;
+	uint64_t phdr_vaddr;        /* where the program headers are loaded (0: in no segment) */
+	bool has_interp;            /* PT_INTERP: needs a dynamic loader */
+	enum elf_stack stack;
 	unsigned nr_loads;
 	struct elf_load loads[ELF_MAX_LOADS];
 	uint64_t lo, hi;            /* page-rounded span of the PT_LOAD segments */
 };
 
-/* Parse and check an image for the given class and machine against the task size: every
- * header and segment must lie inside the file, segments must be sorted, page-disjoint,
- * non-empty, below task_size, with filesz <= memsz and no arithmetic overflow. 0 or -ENOEXEC. */
-int elf_parse(const uint8_t *data, size_t size, unsigned elf_class, unsigned machine,
-	      uint64_t task_size, uint64_t page_size, struct elf_image *out);
+/* What the ELF header claims, enough to pick the ABI before anything is loaded. */
+struct elf_ident {
+	unsigned elf_class, machine;
+	uint32_t flags;             /* e_flags */
+	uint64_t entry;
+};
+/* 0, or -ENOEXEC when it is no ELF at all (bad magic, version, byte order, too short). */
+int elf_identify(const uint8_t *data, size_t size, struct elf_ident *id);
+
+/* Parse and check an image against the task size and the page size it will be loaded with:
+ * every header and segment lies inside the file, program headers fit in a page (as Linux's
+ * load_elf_phdrs demands), PT_LOADs are sorted, byte-disjoint (they may share a page),
+ * non-empty, below task_size, with filesz <= memsz and no arithmetic overflow, the entry inside
+ * them, and an ARM entry point word-aligned unless it is Thumb. 0 or -ENOEXEC. */
+int elf_parse(const uint8_t *data, size_t size, uint64_t task_size, uint64_t page_size,
+	      struct elf_image *out);
+
+/* How the PT_LOADs become mappings on pages of page_size, as binfmt_elf's MAP_FIXED mappings
+ * come out: each segment maps its page-rounded range, and where two segments share a page the
+ * later one's mapping replaces the earlier one's there (its permissions win). Region i belongs
+ * to segment seg; regions are sorted and disjoint; a segment lying entirely in the page the
+ * next one takes gets no region of its own. Returns the number of regions. */
+struct elf_region {
+	uint64_t start, end;        /* page aligned, without the load bias */
+	unsigned seg;
+};
+unsigned elf_plan_regions(const struct elf_image *img, uint64_t page_size,
+			  struct elf_region regions[ELF_MAX_LOADS]);
 
 #endif

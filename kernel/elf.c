@@ -1,21 +1,38 @@
 /* ELF header checks: everything the loader will trust is validated here, against the file size
- * and the task's address space, so that a malformed image is refused before any memory is used. */
+ * and the task's address space, so that a malformed image is refused before any memory is used.
+ * Pure code (no kernel state): the host unit tests run it on real binaries. */
 #include <elf.h>
 #include <lib/errno.h>
 #include <lib/string.h>
+
+#define INTERP_PATH_MAX 4096 /* Linux's PATH_MAX, the longest PT_INTERP it reads */
 
 static bool add_overflows(uint64_t a, uint64_t b)
 {
 	return a + b < a;
 }
 
-static bool ident_ok(const uint8_t *id, unsigned elf_class)
+static void read_ehdr(const uint8_t *data, unsigned elf_class, struct elf_image *out);
+
+int elf_identify(const uint8_t *data, size_t size, struct elf_ident *id)
 {
-	return id[0] == 0x7f && id[1] == 'E' && id[2] == 'L' && id[3] == 'F' &&
-	       id[4] == elf_class && id[5] == ELFDATA2LSB && id[6] == EV_CURRENT;
+	struct elf_image img;
+
+	if (size < sizeof(struct elf32_ehdr) || data[0] != 0x7f || data[1] != 'E' ||
+	    data[2] != 'L' || data[3] != 'F' || (data[4] != ELFCLASS32 && data[4] != ELFCLASS64) ||
+	    data[5] != ELFDATA2LSB || data[6] != EV_CURRENT)
+		return -ENOEXEC;
+	if (data[4] == ELFCLASS64 && size < sizeof(struct elf64_ehdr))
+		return -ENOEXEC;
+	read_ehdr(data, data[4], &img);
+	id->elf_class = data[4];
+	id->machine = img.machine;
+	id->flags = img.flags;
+	id->entry = img.entry;
+	return 0;
 }
 
-/* Read program header i into the neutral form. */
+/* Program header i in the neutral form, with its type and flags. */
 static void read_phdr(const uint8_t *data, unsigned elf_class, uint64_t phoff, unsigned i,
 		      uint32_t *type, struct elf_load *l)
 {
@@ -42,55 +59,112 @@ static bool load_ok(const struct elf_load *l, size_t size, uint64_t task_size, u
 	       l->vaddr + l->memsz <= task_size;
 }
 
-int elf_parse(const uint8_t *data, size_t size, unsigned elf_class, unsigned machine,
-	      uint64_t task_size, uint64_t page_size, struct elf_image *out)
+/* PT_INTERP as Linux reads it: a NUL-terminated path inside the file, 2..PATH_MAX bytes. */
+static bool interp_ok(const uint8_t *data, size_t size, const struct elf_load *l)
 {
-	uint64_t phoff, entry;
-	unsigned type, phnum, phentsize, e_machine;
-	size_t ehsize = elf_class == ELFCLASS64 ? sizeof(struct elf64_ehdr) : sizeof(struct elf32_ehdr);
-	size_t phsize = elf_class == ELFCLASS64 ? sizeof(struct elf64_phdr) : sizeof(struct elf32_phdr);
+	return l->filesz >= 2 && l->filesz <= INTERP_PATH_MAX && !add_overflows(l->offset, l->filesz) &&
+	       l->offset + l->filesz <= size && data[l->offset + l->filesz - 1] == '\0';
+}
 
-	if (size < ehsize || !ident_ok(data, elf_class))
-		return -ENOEXEC;
+static void read_ehdr(const uint8_t *data, unsigned elf_class, struct elf_image *out)
+{
 	if (elf_class == ELFCLASS64) {
 		struct elf64_ehdr h;
 		memcpy(&h, data, sizeof(h));
-		type = h.e_type, e_machine = h.e_machine, entry = h.e_entry;
-		phoff = h.e_phoff, phnum = h.e_phnum, phentsize = h.e_phentsize;
+		out->machine = h.e_machine;
+		out->type = h.e_type, out->flags = h.e_flags, out->entry = h.e_entry;
+		out->phoff = h.e_phoff, out->phnum = h.e_phnum, out->phentsize = h.e_phentsize;
 	} else {
 		struct elf32_ehdr h;
 		memcpy(&h, data, sizeof(h));
-		type = h.e_type, e_machine = h.e_machine, entry = h.e_entry;
-		phoff = h.e_phoff, phnum = h.e_phnum, phentsize = h.e_phentsize;
+		out->machine = h.e_machine;
+		out->type = h.e_type, out->flags = h.e_flags, out->entry = h.e_entry;
+		out->phoff = h.e_phoff, out->phnum = h.e_phnum, out->phentsize = h.e_phentsize;
 	}
-	if ((type != ET_EXEC && type != ET_DYN) || e_machine != machine || phentsize != phsize ||
-	    phnum == 0 || phnum > 64 || phoff > size || (uint64_t)phnum * phsize > size - phoff)
+}
+
+/* One PT_LOAD, after the ones before it: valid, and starting at or after their last byte. */
+static int add_load(struct elf_image *out, const struct elf_load *l, size_t size,
+		    uint64_t task_size, uint64_t page_size)
+{
+	if (out->nr_loads == ELF_MAX_LOADS || !load_ok(l, size, task_size, page_size))
 		return -ENOEXEC;
+	if (out->nr_loads) {
+		const struct elf_load *prev = &out->loads[out->nr_loads - 1];
+		if (l->vaddr < prev->vaddr + prev->memsz)
+			return -ENOEXEC;
+	} else {
+		out->lo = l->vaddr & ~(page_size - 1);
+	}
+	out->hi = (l->vaddr + l->memsz + page_size - 1) & ~(page_size - 1);
+	/* binfmt_elf (5.18+): AT_PHDR is where the PT_LOAD holding e_phoff puts it. */
+	if (l->offset <= out->phoff && out->phoff < l->offset + l->filesz)
+		out->phdr_vaddr = out->phoff - l->offset + l->vaddr;
+	out->loads[out->nr_loads++] = *l;
+	return 0;
+}
+
+int elf_parse(const uint8_t *data, size_t size, uint64_t task_size, uint64_t page_size,
+	      struct elf_image *out)
+{
+	struct elf_ident id;
 
 	memset(out, 0, sizeof(*out));
-	out->type = type;
-	out->entry = entry;
-	uint64_t prev_end = 0;
-	for (unsigned i = 0; i < phnum; i++) {
+	if (elf_identify(data, size, &id))
+		return -ENOEXEC;
+	unsigned elf_class = id.elf_class;
+	size_t phsize = elf_class == ELFCLASS64 ? sizeof(struct elf64_phdr) : sizeof(struct elf32_phdr);
+	read_ehdr(data, elf_class, out);
+	out->elf_class = elf_class;
+	/* load_elf_phdrs: the table is read into one page-sized buffer at most. */
+	if ((out->type != ET_EXEC && out->type != ET_DYN) || out->phentsize != phsize ||
+	    out->phnum == 0 || (uint64_t)out->phnum * phsize > page_size || out->phoff > size ||
+	    (uint64_t)out->phnum * phsize > size - out->phoff)
+		return -ENOEXEC;
+
+	for (unsigned i = 0; i < out->phnum; i++) {
 		struct elf_load l;
 		uint32_t ptype;
-		read_phdr(data, elf_class, phoff, i, &ptype, &l);
-		if (ptype != PT_LOAD)
-			continue;
-		if (out->nr_loads == ELF_MAX_LOADS || !load_ok(&l, size, task_size, page_size))
-			return -ENOEXEC;
-		uint64_t start = l.vaddr & ~(page_size - 1);
-		uint64_t end = (l.vaddr + l.memsz + page_size - 1) & ~(page_size - 1);
-		/* Sorted and page-disjoint: each page gets exactly one segment's permissions. */
-		if (out->nr_loads && start < prev_end)
-			return -ENOEXEC;
-		if (!out->nr_loads)
-			out->lo = start;
-		out->hi = end;
-		prev_end = end;
-		out->loads[out->nr_loads++] = l;
+		int err = 0;
+		read_phdr(data, elf_class, out->phoff, i, &ptype, &l);
+		switch (ptype) {
+		case PT_LOAD:
+			err = add_load(out, &l, size, task_size, page_size);
+			break;
+		case PT_INTERP:
+			if (!interp_ok(data, size, &l))
+				err = -ENOEXEC;
+			out->has_interp = true;
+			break;
+		case PT_GNU_STACK: /* the last one wins, as in load_elf_binary */
+			out->stack = l.flags & PF_X ? ELF_STACK_EXEC : ELF_STACK_NOEXEC;
+			break;
+		}
+		if (err)
+			return err;
 	}
-	if (!out->nr_loads || entry < out->lo || entry >= out->hi)
+	if (!out->nr_loads || out->entry < out->lo || out->entry >= out->hi)
 		return -ENOEXEC;
 	return 0;
+}
+
+unsigned elf_plan_regions(const struct elf_image *img, uint64_t page_size,
+			  struct elf_region regions[ELF_MAX_LOADS])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < img->nr_loads; i++) {
+		const struct elf_load *l = &img->loads[i];
+		uint64_t start = l->vaddr & ~(page_size - 1);
+		uint64_t end = (l->vaddr + l->memsz + page_size - 1) & ~(page_size - 1);
+		/* The later mapping takes the shared page from the earlier one (MAP_FIXED). */
+		while (n && regions[n - 1].end > start) {
+			regions[n - 1].end = start;
+			if (regions[n - 1].end > regions[n - 1].start)
+				break;
+			n--;
+		}
+		regions[n++] = (struct elf_region){ start, end, i };
+	}
+	return n;
 }

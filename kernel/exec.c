@@ -1,5 +1,8 @@
 /* exec: lay out a fresh address space the way Linux's binfmt_elf and arch_pick_mmap_layout do,
- * load the ELF image into it, and build the initial stack. */
+ * load the ELF image into it, and build the initial stack. The ELF's class and machine decide
+ * the ABI (native or compat), as on Linux; static ET_EXEC and ET_DYN (static-pie) images run,
+ * one with PT_INTERP does not (there is no dynamic loader to open: ENOENT). */
+#include <arch/exec.h>
 #include <arch/memory.h>
 #include <asm/layout.h>
 #include <cred.h>
@@ -13,12 +16,18 @@
 #include <lib/string.h>
 #include <mm.h>
 #include <pgtable.h>
+#include <pmm.h>
 #include <proc.h>
 #include <random.h>
 
 #define STACK_VMA_SIZE (128u << 10)
-#define AT_NULL 0
-#define AT_PAGESZ 6
+/* The most the initial stack's strings and vectors may take: half the stack VMA, the rest is
+ * the program's (Linux allows a quarter of the stack rlimit, but its stack grows). */
+#define STACK_ARGS_MAX (STACK_VMA_SIZE / 2)
+#define CLOCKS_PER_SEC 100 /* AT_CLKTCK: USER_HZ */
+#define EF_ARM_EABI_MASK 0xff000000u
+
+const char *const exec_default_envp[] = { "PATH=/bin", "HOME=/", "TERM=linux", NULL };
 
 const struct fs_file *bin_lookup(const char *name, bool compat)
 {
@@ -30,6 +39,64 @@ const struct fs_file *bin_lookup(const char *name, bool compat)
 	return fs_file_lookup(path);
 }
 
+#define EXEC_PATH_MAX 256
+
+int exec_lookup(const char *path, bool compat, const struct fs_file **out)
+{
+	char abs[EXEC_PATH_MAX];
+	size_t len = strlen(path);
+
+	*out = NULL;
+	if (!strchr(path, '/')) {
+		*out = bin_lookup(path, compat);
+		return *out ? 0 : len >= FS_BIN_PATH_MAX ? -ENAMETOOLONG : -ENOENT;
+	}
+	while (path[0] == '.' && path[1] == '/') /* relative to the working directory, "/" */
+		path += 2;
+	if (snprintf(abs, sizeof(abs), "%s%s", path[0] == '/' ? "" : "/", path) >= (int)sizeof(abs))
+		return -ENAMETOOLONG;
+	len = strlen(abs);
+	bool trailing_slash = len > 1 && abs[len - 1] == '/';
+	if (trailing_slash)
+		abs[len - 1] = '\0';
+	if (fs_is_directory(abs))
+		return -EACCES; /* execve of a directory: EACCES (do_open_execat's S_ISREG check) */
+	const struct fs_file *f = fs_file_lookup(abs);
+	if (!f)
+		return -ENOENT;
+	if (trailing_slash)
+		return -ENOTDIR;
+	if (!(f->mode & 0111))
+		return -EACCES;
+	*out = f;
+	return 0;
+}
+
+/* elf_check_arch and compat_elf_check_arch: ARM's own conditions on top of the machine. */
+static bool arm_header_ok(const struct elf_ident *id, bool compat)
+{
+	if (id->machine != EM_ARM)
+		return true;
+	if (compat) /* AArch32 EL0 runs EABI programs only */
+		return (id->flags & EF_ARM_EABI_MASK) != 0;
+	return (id->entry & 1) || !(id->entry & 3); /* Thumb, or a word-aligned ARM entry */
+}
+
+int exec_image_abi(const struct fs_file *prog)
+{
+	struct elf_ident id;
+	unsigned native_class = sizeof(uintptr_t) == 8 ? ELFCLASS64 : ELFCLASS32;
+
+	if (elf_identify(prog->data, prog->size, &id))
+		return -ENOEXEC;
+	if (id.elf_class == native_class && id.machine == ELF_MACHINE)
+		return arm_header_ok(&id, false) ? 0 : -ENOEXEC;
+#ifdef CONFIG_COMPAT
+	if (id.elf_class == ELFCLASS32 && id.machine == ELF_MACHINE_COMPAT)
+		return arm_header_ok(&id, true) ? 1 : -ENOEXEC;
+#endif
+	return -ENOEXEC;
+}
 
 static uint64_t page_down(uint64_t x)
 {
@@ -41,46 +108,84 @@ static uint64_t page_up(uint64_t x)
 	return page_down(x + PAGE_SIZE - 1);
 }
 
-static unsigned segment_prot(unsigned flags)
+static unsigned segment_prot(unsigned flags, bool read_implies_exec)
 {
-	return (flags & PF_R ? PT_R : 0) | (flags & PF_W ? PT_W | PT_R : 0) | (flags & PF_X ? PT_X : 0);
+	unsigned prot = (flags & PF_R ? PT_R : 0) | (flags & PF_W ? PT_W | PT_R : 0) |
+			(flags & PF_X ? PT_X : 0);
+	/* READ_IMPLIES_EXEC: every readable mapping is executable too. */
+	return read_implies_exec && (prot & PT_R) ? prot | PT_X : prot;
 }
 
-/* A read-only segment whose pages line up with the embedded file's pages can map the kernel
- * image's own frames, as Linux maps a file from the page cache: nothing to allocate or copy,
- * and (under QEMU) no translated code thrown away because its page was rewritten. */
-static bool can_share(const uint8_t *file, const struct elf_load *l, uint64_t vstart)
+/* Does any segment other than seg touch a page of [start, end)? */
+static bool region_shared_with_other(const struct elf_image *img, unsigned seg, uint64_t start,
+				     uint64_t end)
 {
-	return !(l->flags & PF_W) && l->filesz == l->memsz && page_down((uintptr_t)file) == (uintptr_t)file &&
-	       ((vstart - l->offset) & (PAGE_SIZE - 1)) == 0;
+	for (unsigned j = 0; j < img->nr_loads; j++) {
+		const struct elf_load *o = &img->loads[j];
+		if (j != seg && page_down(o->vaddr) < end && page_up(o->vaddr + o->memsz) > start)
+			return true;
+	}
+	return false;
 }
 
-/* Load one segment: a VMA, then its pages (shared with the image, or private copies of the
- * file bytes with the rest zero). */
-static int load_segment(struct mm *mm, const uint8_t *file, const struct elf_load *l, uint64_t bias)
+/* A read-only segment whose pages line up with the file's pages (struct fs_file's data is page
+ * aligned) and that has its pages to itself can map the file's own frames, as Linux maps a
+ * file from the page cache: nothing to allocate or copy, and (under QEMU) no translated code
+ * thrown away because its page was rewritten. */
+static bool can_share(const struct fs_file *file, const struct elf_image *img,
+		      const struct elf_region *r)
 {
-	uint64_t vstart = l->vaddr + bias;
-	uint64_t start = page_down(vstart), end = page_up(vstart + l->memsz);
-	uint64_t offset = l->offset - (vstart - start);
-	unsigned prot = segment_prot(l->flags);
+	const struct elf_load *l = &img->loads[r->seg];
+
+	return !(l->flags & PF_W) && l->filesz == l->memsz &&
+	       page_down((uintptr_t)file->data) == (uintptr_t)file->data &&
+	       ((l->vaddr - l->offset) & (PAGE_SIZE - 1)) == 0 && r->start == page_down(l->vaddr) &&
+	       r->end == page_up(l->vaddr + l->memsz) &&
+	       !region_shared_with_other(img, r->seg, r->start, r->end);
+}
+
+/* The bytes of page (image address, before the bias) as the mappings leave them: each
+ * segment's file bytes where it has them, zero elsewhere (its bss, padzero's tail of the last
+ * file page, and the gaps between segments sharing the page). */
+static void fill_page(uint8_t *frame, const uint8_t *file, const struct elf_image *img,
+		      uint64_t page)
+{
+	for (unsigned j = 0; j < img->nr_loads; j++) {
+		const struct elf_load *l = &img->loads[j];
+		uint64_t lo = MAX(page, l->vaddr), hi = MIN(page + PAGE_SIZE, l->vaddr + l->filesz);
+		if (lo < hi)
+			memcpy(frame + (lo - page), file + l->offset + (lo - l->vaddr), (size_t)(hi - lo));
+	}
+}
+
+/* One region: a VMA naming the file, then its pages (shared with the file, or private copies
+ * of the file bytes with the rest zero). */
+static int load_region(struct mm *mm, const struct fs_file *file, const struct elf_image *img,
+		       const struct elf_region *r, uint64_t bias, bool read_implies_exec)
+{
+	const struct elf_load *l = &img->loads[r->seg];
+	uint64_t start = r->start + bias, end = r->end + bias;
+	/* elf_map's offset: the file position of the region's first byte (wrapping like Linux's
+	 * unsigned arithmetic where the segment is not page-congruent with the file). */
+	uint64_t offset = l->offset - (l->vaddr - r->start);
+	unsigned prot = segment_prot(l->flags, read_implies_exec);
 	int err = vma_insert(mm, start, end, prot, VMA_IMAGE, offset);
 
 	if (err)
 		return err;
-	if (can_share(file, l, vstart)) {
-		phys_addr_t pa = __pa(file + offset);
+	struct vma *v = vma_find(mm, start);
+	v->file = file;
+	if (can_share(file, img, r)) {
+		phys_addr_t pa = __pa(file->data + offset);
 		vma_set_shared(mm, start, pa);
 		return pt_map(mm->root, (uintptr_t)start, pa, (size_t)(end - start), prot | PT_USER, 0);
 	}
-	for (uint64_t page = start; page < end; page += PAGE_SIZE) {
+	for (uint64_t page = r->start; page < r->end; page += PAGE_SIZE) {
 		phys_addr_t pa;
-		err = mm_map_new_page(mm, page, prot, &pa);
+		err = mm_map_new_page(mm, page + bias, prot, &pa);
 		if (err)
 			return err;
-		uint64_t lo = MAX(page, vstart), hi = MIN(page + PAGE_SIZE, vstart + l->filesz);
-		if (lo < hi)
-			memcpy((uint8_t *)__va(pa) + (lo - page), file + l->offset + (lo - vstart),
-			       (size_t)(hi - lo));
+		fill_page((uint8_t *)__va(pa), file->data, img, page);
 	}
 	return 0;
 }
@@ -133,62 +238,105 @@ static void randomize_brk(struct mm *mm, bool randomize)
 	mm->brk = mm->start_brk;
 }
 
-/* The initial stack is assembled here and copied into the process once: one page lookup (and
- * fault) instead of one per string and word. */
-static uint8_t stack_image[4096];
-
-/* Store bytes at user address addr of the image that will start at user address lo. */
-static void put_bytes(uint64_t lo, uint64_t addr, const void *data, size_t len)
+static int count_strings(const char *const *v)
 {
-	memcpy(stack_image + (addr - lo), data, len);
+	int n = 0;
+
+	while (v[n])
+		n++;
+	return n;
 }
 
-static void put_word(uint64_t lo, uint64_t addr, uint64_t value, unsigned word)
+static unsigned order_for(uint64_t size)
 {
-	uint32_t v32 = (uint32_t)value;
+	unsigned order = 0;
 
-	put_bytes(lo, addr, word == 8 ? (const void *)&value : (const void *)&v32, word);
+	while (((uint64_t)PAGE_SIZE << order) < size)
+		order++;
+	return order;
 }
 
-/* The initial stack as Linux builds it: strings at the top, then (growing down) auxv, envp's
- * NULL, argv[] with its NULL, and argc at the 16-byte aligned stack pointer. */
-static int build_stack(struct mm *mm, int argc, char **argv)
+/* The stack VMA (executable if the program asked for it with PT_GNU_STACK, or has no
+ * PT_GNU_STACK where that implies READ_IMPLIES_EXEC), and in it the initial stack Linux's
+ * create_elf_tables builds (kernel/exec_stack.c), assembled in scratch frames and copied once:
+ * one page lookup (and fault) instead of one per string and word. */
+static int build_stack(struct mm *mm, const struct fs_file *prog, const struct elf_image *img,
+		       int argc, char **argv, const struct arch_exec_info *ai, bool exec_stack)
 {
-	unsigned word = (mm->compat || sizeof(uintptr_t) == 4) ? 4 : 8;
-	uint64_t sp = mm->stack_top, strings[32];
-	const uint64_t auxv[] = { AT_PAGESZ, PAGE_SIZE, AT_NULL, 0 };
+	uint64_t r[2] = { get_random_u64(), get_random_u64() };
+	uint64_t bias = mm->load_bias;
+	unsigned uid = current_uid();
+	uint64_t auxv[2 * 24], *a = auxv;
 	int err;
 
-	err = vma_insert(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top, PT_R | PT_W,
-			 VMA_STACK, 0);
+#define AUX(key, value) (a[0] = (key), a[1] = (value), a += 2)
+	/* ARCH_DLINFO comes first; AT_SYSINFO_EHDR (the vDSO) is not there yet. */
+	if (ai->minsigstksz)
+		AUX(AT_MINSIGSTKSZ, ai->minsigstksz);
+	AUX(AT_HWCAP, ai->hwcap);
+	AUX(AT_PAGESZ, PAGE_SIZE);
+	AUX(AT_CLKTCK, CLOCKS_PER_SEC);
+	AUX(AT_PHDR, img->phdr_vaddr + bias);
+	AUX(AT_PHENT, img->phentsize);
+	AUX(AT_PHNUM, img->phnum);
+	AUX(AT_BASE, 0); /* no interpreter */
+	AUX(AT_FLAGS, 0);
+	AUX(AT_ENTRY, img->entry + bias);
+	AUX(AT_UID, uid);
+	AUX(AT_EUID, uid);
+	AUX(AT_GID, uid); /* the shell's users have a group of their own id (root 0, nobody) */
+	AUX(AT_EGID, uid);
+	AUX(AT_SECURE, 0);
+	AUX(AT_RANDOM, 0);
+	AUX(AT_HWCAP2, ai->hwcap2);
+	AUX(AT_EXECFN, 0);
+	AUX(AT_PLATFORM, 0);
+	AUX(AT_NULL, 0);
+#undef AUX
+
+	struct exec_stack s = {
+		.top = mm->stack_top,
+		.word = mm->compat || sizeof(uintptr_t) == 4 ? 4 : 8,
+		.top_gap = sizeof(uintptr_t),
+		.align = ai->stack_align,
+		.argc = argc,
+		.argv = (const char *const *)argv,
+		.envc = count_strings(exec_default_envp),
+		.envp = exec_default_envp,
+		.execfn = prog->path,
+		.platform = ai->platform,
+		.random = (const uint8_t *)r,
+		.auxv = auxv,
+	};
+	uint64_t size = exec_stack_size(&s);
+	if (size > STACK_ARGS_MAX)
+		return -E2BIG;
+	err = vma_insert(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top,
+			 PT_R | PT_W | (exec_stack ? PT_X : 0), VMA_STACK, 0);
 	if (err)
 		return err;
-	if (argc > (int)ARRAY_SIZE(strings))
-		return -E2BIG;
-	for (int i = argc - 1; i >= 0; i--) {
-		sp -= strlen(argv[i]) + 1;
-		strings[i] = sp;
+	unsigned order = order_for(size);
+	phys_addr_t scratch = pmm_alloc_pages(order);
+	if (!scratch)
+		return -ENOMEM;
+	mm->start_stack = exec_stack_build(&s, (uint8_t *)__va(scratch));
+	err = copy_to_user(mm, mm->start_stack, __va(scratch), (size_t)size);
+	pmm_free_pages(scratch, order);
+	return err;
+}
+
+/* The image's segments, as binfmt_elf maps them (elf_plan_regions). */
+static int load_image(struct mm *mm, const struct fs_file *prog, const struct elf_image *img,
+		      bool read_implies_exec)
+{
+	struct elf_region regions[ELF_MAX_LOADS];
+	unsigned n = elf_plan_regions(img, PAGE_SIZE, regions);
+
+	for (unsigned i = 0; i < n; i++) {
+		int err = load_region(mm, prog, img, &regions[i], mm->load_bias, read_implies_exec);
+		if (err)
+			return err == -EEXIST ? -ENOEXEC : err;
 	}
-	/* Everything below is words; align so the final sp is 16-byte aligned. */
-	unsigned nwords = 1 + (unsigned)argc + 1 + 1 + ARRAY_SIZE(auxv);
-	uint64_t lo = (sp - nwords * word) & ~(uint64_t)15;
-	if (mm->stack_top - lo > sizeof(stack_image))
-		return -E2BIG;
-	memset(stack_image, 0, (size_t)(mm->stack_top - lo));
-	for (int i = 0; i < argc; i++)
-		put_bytes(lo, strings[i], argv[i], strlen(argv[i]) + 1);
-	uint64_t at = lo;
-	put_word(lo, at, (uint64_t)argc, word);
-	for (int i = 0; i < argc; i++)
-		put_word(lo, at += word, strings[i], word);
-	put_word(lo, at += word, 0, word); /* argv terminator */
-	put_word(lo, at += word, 0, word); /* envp terminator */
-	for (unsigned i = 0; i < ARRAY_SIZE(auxv); i++)
-		put_word(lo, at += word, auxv[i], word);
-	err = copy_to_user(mm, lo, stack_image, (size_t)(mm->stack_top - lo));
-	if (err)
-		return err;
-	mm->start_stack = lo;
 	return 0;
 }
 
@@ -196,31 +344,36 @@ int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	       bool randomize, bool worst_case)
 {
 	struct elf_image img;
-	unsigned elf_class = (mm->compat || sizeof(uintptr_t) == 4) ? ELFCLASS32 : ELFCLASS64;
-#ifdef CONFIG_COMPAT
-	unsigned machine = mm->compat ? ELF_MACHINE_COMPAT : ELF_MACHINE;
-#else
-	unsigned machine = ELF_MACHINE;
-#endif
-	int err = elf_parse(prog->data, prog->size, elf_class,
-			    machine, mm->geo.task_size, PAGE_SIZE, &img);
+	struct arch_exec_info ai;
+	int abi = exec_image_abi(prog);
+
+	if (abi < 0)
+		return abi;
+	if (abi != mm->compat)
+		return -ENOEXEC;
+	int err = elf_parse(prog->data, prog->size, mm->geo.task_size, PAGE_SIZE, &img);
 	if (err)
 		return err;
+	/* No dynamic loader here: Linux would fail to open the PT_INTERP path. */
+	if (img.has_interp)
+		return -ENOENT;
+	arch_exec_info(mm->compat, &ai);
+	bool read_implies_exec = ai.read_implies_exec && img.stack == ELF_STACK_DEFAULT;
+	bool exec_stack = img.stack == ELF_STACK_EXEC || read_implies_exec;
 
 	pick_layout(mm, randomize, worst_case);
 	uint64_t bias = 0;
 	if (img.type == ET_DYN && (err = pick_load_bias(mm, &img, randomize, &bias)))
 		return err;
-	if (img.hi + bias > mm->geo.task_size)
+	if (img.hi + bias > mm->geo.task_size || img.hi + bias < img.hi)
 		return -ENOEXEC;
 	mm->load_bias = bias;
-	for (unsigned i = 0; i < img.nr_loads; i++)
-		if ((err = load_segment(mm, prog->data, &img.loads[i], bias)))
-			return err == -EEXIST ? -ENOEXEC : err;
+	if ((err = load_image(mm, prog, &img, read_implies_exec)))
+		return err;
 	mm->entry = img.entry + bias;
 	mm->brk_base = mm->start_brk = page_up(img.hi + bias);
 	randomize_brk(mm, randomize);
-	return build_stack(mm, argc, argv);
+	return build_stack(mm, prog, &img, argc, argv, &ai, exec_stack);
 }
 
 void exec_layout_only(bool compat, bool randomize, uint64_t brk_base, struct run_result *res)

@@ -81,7 +81,13 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	p->exe = prog;
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	p->foreground = flags & RUN_FOREGROUND;
-	int err = mm_init(&p->mm, flags & RUN_COMPAT, asid_for(p->pid));
+	/* The ELF decides the ABI, as on Linux (RUN_COMPAT only chose /bin32 to find it in). */
+	int abi = exec_image_abi(prog);
+	if (abi < 0) {
+		res->status = abi;
+		return;
+	}
+	int err = mm_init(&p->mm, abi == 1, asid_for(p->pid));
 	if (!err)
 		err = exec_image(&p->mm, prog, argc, argv, randomize, flags & RUN_WORST_CASE);
 	res->mmap_base = p->mm.mmap_base;
@@ -202,7 +208,7 @@ static void report_status(const char *name, int status)
 
 static void run_usage(void)
 {
-	printk("usage: run [-R] [-32] [-k] PROG [ARGS...]\n");
+	printk("usage: run [-R] [-32] [-k] PROG|PATH [ARGS...]\n");
 }
 
 static int cmd_run(int argc, char **argv)
@@ -233,10 +239,12 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 #endif
-	const struct fs_file *prog = bin_lookup(argv[i], flags & RUN_COMPAT);
-	if (!prog) {
-		printk("run: %s: No such file or directory\n", argv[i]);
-		return 127;
+	const struct fs_file *prog;
+	int err = exec_lookup(argv[i], flags & RUN_COMPAT, &prog);
+	if (err) {
+		/* A shell's statuses: 127 for a command not found, 126 for one it cannot run. */
+		printk("run: %s: %s\n", argv[i], strerror(-err));
+		return err == -ENOENT ? 127 : 126;
 	}
 	/* One process can be kept: replacing another user's would be killing it. */
 	struct process *k = kept_process(0);
@@ -249,7 +257,7 @@ static int cmd_run(int argc, char **argv)
 	report_status(prog->name, res.status);
 	return res.status < 0 ? 126 : res.status;
 }
-SHELL_COMMAND(run, "run", "run [-R] [-32] [-k] PROG [ARGS]  exec a program (-R no ASLR, -32 compat, -k keep)",
+SHELL_COMMAND(run, "run", "run [-R] [-32] [-k] PROG [ARGS]  exec /bin/PROG or a path (-R no ASLR, -32 /bin32, -k keep)",
 	      cmd_run);
 
 static int parse_pid(int argc, char **argv, int *pid)

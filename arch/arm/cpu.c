@@ -1,5 +1,6 @@
 /* ARMv7-A on QEMU virt: power, the generic timer, entropy and idle. */
 #include <arch/cpu.h>
+#include <arch/exec.h>
 #include <arch/memory.h>
 #include <asm/cp15.h>
 #include "arm.h"
@@ -133,4 +134,36 @@ void arm_gic_acknowledge(void)
 void arch_idle(void)
 {
 	__asm__ volatile("dsb\n\twfi" ::: "memory");
+}
+
+/* Linux's HWCAP_* for ARM (asm/hwcap.h). */
+#define HWCAP_HALF (1u << 1)
+#define HWCAP_THUMB (1u << 2)
+#define HWCAP_FAST_MULT (1u << 4)
+#define HWCAP_VFP (1u << 6)
+#define HWCAP_EDSP (1u << 7)
+#define HWCAP_NEON (1u << 12)
+#define HWCAP_VFPv3 (1u << 13)
+#define HWCAP_TLS (1u << 15)
+#define HWCAP_VFPv4 (1u << 16)
+#define HWCAP_IDIVA (1u << 17)
+#define HWCAP_IDIVT (1u << 18)
+#define HWCAP_VFPD32 (1u << 19)
+#define HWCAP_LPAE (1u << 20)
+
+/* What Linux 6.1 reports on this Cortex-A15 (its /proc/cpuinfo: half thumb fastmult vfp edsp
+ * neon vfpv3 tls vfpv4 idiva idivt vfpd32 lpae), minus evtstrm: the timer event stream is not
+ * enabled here. No SWP: Linux drops it where LDREX/STREX exist. VFP/NEON are enabled for user
+ * mode at boot (arch/arm/trap.c); TLS is the TPIDRURO set_tls writes. */
+void arch_exec_info(bool compat, struct arch_exec_info *out)
+{
+	(void)compat;
+	out->hwcap = HWCAP_HALF | HWCAP_THUMB | HWCAP_FAST_MULT | HWCAP_VFP | HWCAP_EDSP |
+		     HWCAP_NEON | HWCAP_VFPv3 | HWCAP_TLS | HWCAP_VFPv4 | HWCAP_IDIVA |
+		     HWCAP_IDIVT | HWCAP_VFPD32 | HWCAP_LPAE;
+	out->hwcap2 = 0;            /* AES/SHA/CRC32 are ARMv8 only */
+	out->platform = "v7l";      /* elf_platform: "v7" and the byte order */
+	out->minsigstksz = 0;       /* 32-bit ARM's ARCH_DLINFO passes none */
+	out->stack_align = 1;       /* no arch_align_stack on 32-bit ARM */
+	out->read_implies_exec = true; /* arm_elf_read_implies_exec: no PT_GNU_STACK */
 }

@@ -1,6 +1,7 @@
 /* Power, time, entropy and idle on the QEMU PC (shared by i386 and x86_64). */
 #include <arch/console.h>
 #include <arch/cpu.h>
+#include <arch/exec.h>
 #include <asm/io.h>
 #include <asm/pic.h>
 #include <asm/processor.h>
@@ -193,4 +194,24 @@ void arch_idle(void)
 		__asm__ volatile("sti; hlt; cli" : : : "memory");
 	else
 		cpu_relax();
+}
+
+/* AT_HWCAP is CPUID leaf 1's EDX, as Linux's ELF_HWCAP (boot_cpu_data's CPUID_1_EDX word).
+ * AT_HWCAP2 would say RING3MWAIT or FSGSBASE; neither is enabled here. AT_MINSIGSTKSZ follows
+ * Linux's init_sigframe_size for an FPU whose user state is FXSAVE's 512 bytes (this kernel
+ * does not turn XSAVE on): the largest signal frame, the 32-bit fsave area kept for ia32
+ * tasks, and their alignment padding, rounded to 16. */
+void arch_exec_info(bool compat, struct arch_exec_info *out)
+{
+	struct cpuid_regs r;
+	bool ia32 = compat || sizeof(uintptr_t) == 4;
+
+	cpuid_count(1, 0, &r);
+	out->hwcap = r.edx;
+	out->hwcap2 = 0;
+	out->platform = ia32 ? "i686" : "x86_64";
+	out->minsigstksz = sizeof(uintptr_t) == 8 ? 1152 : 1456;
+	out->stack_align = 16;
+	/* elf_read_implies_exec: 32-bit programs without PT_GNU_STACK (never 64-bit, since 5.8). */
+	out->read_implies_exec = ia32;
 }
