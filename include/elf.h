@@ -110,8 +110,9 @@ int elf_identify(const uint8_t *data, size_t size, struct elf_ident *id);
 /* Parse and check an image against the task size and the page size it will be loaded with:
  * every header and segment lies inside the file, program headers fit in a page (as Linux's
  * load_elf_phdrs demands), PT_LOADs are sorted, byte-disjoint (they may share a page),
- * non-empty, below task_size, with filesz <= memsz and no arithmetic overflow, the entry inside
- * them, and an ARM entry point word-aligned unless it is Thumb. 0 or -ENOEXEC. */
+ * non-empty, below task_size, with filesz <= memsz, address and file offset equal modulo the
+ * page size (or Linux's mmap of them fails), no arithmetic overflow, the entry inside
+ * them. 0 or -ENOEXEC. */
 int elf_parse(const uint8_t *data, size_t size, uint64_t task_size, uint64_t page_size,
 	      struct elf_image *out);
 

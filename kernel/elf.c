@@ -53,10 +53,12 @@ static bool load_ok(const struct elf_load *l, size_t size, uint64_t task_size, u
 {
 	/* The end is rounded up to a page later: that must not wrap either (fuzzing finding
 	 * ELF-1, reachable only with a task size within a page of 2^64). */
+	/* Linux maps a segment from its file offset rounded down to a page, so address and offset
+	 * must agree within a page (vm_mmap: EINVAL otherwise; finding ELF-2). */
 	return l->memsz != 0 && l->filesz <= l->memsz && !add_overflows(l->offset, l->filesz) &&
 	       l->offset + l->filesz <= size && !add_overflows(l->vaddr, l->memsz) &&
 	       !add_overflows(l->vaddr + l->memsz, page_size - 1) &&
-	       l->vaddr + l->memsz <= task_size;
+	       l->vaddr + l->memsz <= task_size && ((l->vaddr - l->offset) & (page_size - 1)) == 0;
 }
 
 /* PT_INTERP as Linux reads it: a NUL-terminated path inside the file, 2..PATH_MAX bytes. */

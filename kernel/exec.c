@@ -62,8 +62,8 @@ int exec_lookup(const char *path, bool compat, const struct fs_file **out)
 	if (fs_is_directory(abs))
 		return -EACCES; /* execve of a directory: EACCES (do_open_execat's S_ISREG check) */
 	const struct fs_file *f = fs_file_lookup(abs);
-	if (!f)
-		return -ENOENT;
+	if (!f) /* a /proc/sys file exists but has no exec permission */
+		return fs_sysctl_file(abs) ? (trailing_slash ? -ENOTDIR : -EACCES) : -ENOENT;
 	if (trailing_slash)
 		return -ENOTDIR;
 	if (!(f->mode & 0111))

@@ -128,6 +128,9 @@ arch_user_run:
 	vmov.i64 q\q, #0
 	.endr
 	mov	r6, #(ARM_MODE_USR | ARM_PSR_F)	@ IRQs on: Ctrl-C (the kernel keeps them off)
+	tst	r4, #1				@ bit 0 of the entry: a Thumb entry point, as
+	orrne	r6, r6, #ARM_PSR_T		@ Linux's start_thread starts it (CPSR.T)
+	bicne	r4, r4, #1
 	push	{r4, r6}			@ pc, cpsr for rfe
 	mov	r7, #0
 	push	{r5, r7}			@ user sp, lr

@@ -50,3 +50,10 @@ foreach(variant arm64:arm64-4k-va48 x86:x86_64)
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h)
   target_compile_definitions(test_files.${isa} PRIVATE MKCPIO="${RNDBITS_ROOT}/tools/mkcpio.py")
 endforeach()
+
+# exec: ELF checks and segment planning (kernel/elf.c), and the initial stack's layout
+# (kernel/exec_stack.c), byte for byte.
+rndbits_host_test(elf SOURCES test_elf.c host_files.c UNDER_TEST ${RNDBITS_ROOT}/kernel/elf.c
+                  CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
+rndbits_host_test(exec_stack SOURCES test_exec_stack.c UNDER_TEST ${RNDBITS_ROOT}/kernel/exec_stack.c
+                  CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
