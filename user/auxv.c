@@ -78,6 +78,26 @@ static bool layout_ok(int argc, char **argv, char **envp, const unsigned long *a
 	return (const uint8_t *)(end + 2) <= random;
 }
 
+/* a * b in the FPU (IEEE doubles as bit patterns: these programs are built without floating
+ * point), to show user mode may use it: a trap here would be an FP-disabled exception. */
+static uint64_t fp_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+#if defined(__aarch64__)
+	__asm__ volatile("fmov d16, %1\n\tfmov d17, %2\n\tfmul d16, d16, d17\n\tfmov %0, d16"
+			 : "=r"(r) : "r"(a), "r"(b) : "v16", "v17");
+#elif defined(__arm__)
+	__asm__ volatile(".fpu neon\n\tvldr d16, [%1]\n\tvldr d17, [%2]\n\tvmul.f64 d16, d16, d17\n\t"
+			 "vstr d16, [%0]"
+			 : : "r"(&r), "r"(&a), "r"(&b) : "memory");
+#else
+	/* No xmm0 clobber: -mgeneral-regs-only forbids naming it, and the compiler uses no SSE. */
+	__asm__ volatile("movsd (%1), %%xmm0\n\tmulsd (%2), %%xmm0\n\tmovsd %%xmm0, (%0)"
+			 : : "r"(&r), "r"(&a), "r"(&b) : "memory");
+#endif
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	char **envp = argv + argc + 1;
@@ -110,5 +130,7 @@ int main(int argc, char **argv)
 	printf("phdr %s\n", phdrs_ok(auxv) ? "ok" : "WRONG");
 	printf("layout %s", layout_ok(argc, argv, envp, auxv, &top) ? "ok" : "WRONG");
 	printf(" top-sp=%#lx\n", top - (unsigned long)(argv - 1));
+	/* 1.5 * 2.5 = 3.75 */
+	printf("fp %#llx\n", (unsigned long long)fp_mul(0x3ff8000000000000ull, 0x4004000000000000ull));
 	return 0;
 }
