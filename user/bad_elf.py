@@ -57,6 +57,18 @@ def main():
     # A bss larger than any preset's RAM (128 MiB): well formed, but memory runs out.
     d = bytearray(data); p = dict(ph2); p["memsz"] = 256 << 20
     put_phdr(d, ph_fmt, ph_fields, off2, p); variants["hugebss"] = d
+    # A program that asks for a dynamic loader (PT_GNU_STACK turned into a PT_INTERP naming a
+    # NUL-terminated string of the image): there is none, so execve says ENOENT, as Linux does
+    # when the interpreter cannot be opened.
+    stack = [(off, ph) for off, ph in phdrs if ph["type"] == 0x6474e551]
+    fmt_at = data.find(b"hello from rndbits")
+    if stack and fmt_at >= 0:
+        end = data.index(b"\0", fmt_at)
+        d = bytearray(data); off, ph = stack[0]; p = dict(ph)
+        p.update(type=3, offset=fmt_at, vaddr=0, paddr=0, filesz=end + 1 - fmt_at, memsz=end + 1 - fmt_at)
+        put_phdr(d, ph_fmt, ph_fields, off, p); variants["interp"] = d
+    # More program headers than fit in a page (load_elf_phdrs refuses them): ENOEXEC.
+    d = bytearray(data); struct.pack_into("<H", d, 44 if cls == 1 else 56, 0xffff); variants["phnum"] = d
     for kind, blob in variants.items():
         with open("%s/bad-%s" % (outdir, kind), "wb") as f:
             f.write(bytes(blob))
