@@ -39,7 +39,8 @@ const struct fs_file *bin_lookup(const char *name, bool compat)
 	return fs_file_lookup(path);
 }
 
-#define EXEC_PATH_MAX 256
+#define EXEC_PATH_MAX 256 /* more than a shell line holds */
+#define NAME_MAX 255      /* Linux's longest path component */
 
 int exec_lookup(const char *path, bool compat, const struct fs_file **out)
 {
@@ -49,7 +50,7 @@ int exec_lookup(const char *path, bool compat, const struct fs_file **out)
 	*out = NULL;
 	if (!strchr(path, '/')) {
 		*out = bin_lookup(path, compat);
-		return *out ? 0 : len >= FS_BIN_PATH_MAX ? -ENAMETOOLONG : -ENOENT;
+		return *out ? 0 : len > NAME_MAX ? -ENAMETOOLONG : -ENOENT;
 	}
 	while (path[0] == '.' && path[1] == '/') /* relative to the working directory, "/" */
 		path += 2;
