@@ -210,7 +210,9 @@ void arch_exec_info(bool compat, struct arch_exec_info *out)
 	out->hwcap = r.edx;
 	out->hwcap2 = 0;
 	out->platform = ia32 ? "i686" : "x86_64";
-	out->minsigstksz = sizeof(uintptr_t) == 8 ? 1152 : 1456;
+	/* x86_64: rt_sigframe 440 + 15 + fxsave 512 + ia32's fsave header 112 + 63 -> 1152;
+	 * i386: sigframe_ia32 732 + 15 + 512 + 112 + 63 -> 1440. */
+	out->minsigstksz = sizeof(uintptr_t) == 8 ? 1152 : 1440;
 	out->stack_align = 16;
 	/* elf_read_implies_exec: 32-bit programs without PT_GNU_STACK (never 64-bit, since 5.8). */
 	out->read_implies_exec = ia32;
