@@ -18,4 +18,20 @@ _start:
 1:	b	1b			@ __start_main never returns
 	.size	_start, . - _start
 
+/* The same start in Thumb state, for hello-thumb (user/thumb_entry.py points its e_entry here
+ * with bit 0 set, as a Thumb-2 C library's _start is): exec must enter it with CPSR.T set. It
+ * goes on in ARM state at _start, reached PC-relative so the image needs no relocation. */
+	.thumb
+	.globl	_start_thumb
+	.hidden	_start_thumb
+	.type	_start_thumb, %function
+	.thumb_func
+_start_thumb:
+	ldr	r0, 1f
+2:	add	r0, pc			@ pc reads as this instruction's address + 4
+	bx	r0			@ bit 0 clear: ARM state
+	.balign	4
+1:	.word	_start - (2b + 4)
+	.size	_start_thumb, . - _start_thumb
+
 	.section .note.GNU-stack, "", %progbits
