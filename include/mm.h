@@ -68,6 +68,15 @@ uint64_t largest_unmapped_area(struct mm *mm);
 int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 		unsigned long flags);
 int do_munmap(struct mm *mm, uint64_t addr, uint64_t len);
+/* A private mapping of file from offset off (page aligned): the bytes are copied into private
+ * frames at once (the archive's files are read-only memory), the VMA records the file. */
+int64_t do_mmap_file(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
+		     unsigned long flags, const struct fs_file *file, uint64_t off);
+/* mprotect: split the VMAs at the range's ends and change the page-table leaves; -EINVAL,
+ * -ENOMEM (a hole in the range, or no VMA left for a split) as Linux. */
+int do_mprotect(struct mm *mm, uint64_t start, uint64_t len, unsigned long prot);
+/* Does [start, end) lie wholly inside VMAs (no hole)? */
+bool vma_range_mapped(struct mm *mm, uint64_t start, uint64_t end);
 uint64_t do_brk(struct mm *mm, uint64_t newbrk);
 
 /* Demand paging: make the page at addr present if a VMA allows the access. 0 when resolved,

@@ -1,5 +1,6 @@
-/* System calls: one handler per call, shared by every ABI; the tables that number them per
- * ABI (Linux's numbers) live in kernel/syscall.c. */
+/* System calls: one handler per call, shared by every ABI. Each ABI's numbers are Linux's, in
+ * its asm/unistd*.h; a table per ABI (arch/<isa>/syscall_table*.c, filled from the one list in
+ * include/syscall_list.h) maps them to the handlers, and kernel/syscall.c dispatches. */
 #ifndef RNDBITS_SYSCALL_H
 #define RNDBITS_SYSCALL_H
 
@@ -16,6 +17,109 @@ struct syscall_args {
 };
 
 typedef long (*syscall_fn)(const struct syscall_args *);
+
+/* One slot of an ABI's table: the call's name (for the "not implemented" line) and its
+ * handler; a NULL handler is a call the kernel knows by name but does not serve (-ENOSYS). */
+struct syscall_entry {
+	const char *name;
+	syscall_fn fn;
+};
+
+/* An ABI: its table indexed by number, and (ARM) the private calls from private_base. */
+struct syscall_table {
+	const char *abi;                      /* "aarch64", "eabi", "i386", "x86_64" */
+	const struct syscall_entry *entries;
+	unsigned long size;
+	const struct syscall_entry *private_entries;
+	unsigned long private_base, private_size;
+	const char *uts_machine;              /* uname's machine on a kernel of this native ABI */
+};
+
+/* The table of the calling task's ABI: the native one, or (compat) the 32-bit one. Every arch
+ * implements it beside its tables. */
+const struct syscall_table *arch_syscall_table(bool compat);
+
+/* Per-process system-call state (struct process's `sys`): reset at the process's first call
+ * (owner_pid differs), so a fresh process starts with it zeroed. */
+#define SYS_NSIG 64
+#define SYS_RLIMITS 16
+#define SYS_SEEN_WORDS 9 /* 512 numbers, arm's 8 private ones, one bit for all others */
+struct sys_sigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+struct sys_rlimit {
+	uint64_t cur, max;
+};
+struct sys_state {
+	int owner_pid;
+	uint64_t enosys_seen[SYS_SEEN_WORDS];  /* numbers already reported not implemented */
+	uint64_t clear_child_tid;               /* set_tid_address */
+	uint64_t robust_list, robust_len;       /* set_robust_list */
+	uint64_t sigmask;                       /* rt_sigprocmask */
+	struct sys_sigaction act[SYS_NSIG];     /* rt_sigaction, index signal - 1 */
+	uint64_t ss_sp, ss_size;                /* sigaltstack */
+	int ss_flags;
+	bool rlimit_set[SYS_RLIMITS];           /* setrlimit: rlim[] holds the value */
+	struct sys_rlimit rlim[SYS_RLIMITS];
+};
+
+/* The non-file calls (kernel/sys_*.c). */
+long sys_exit(const struct syscall_args *);
+long sys_exit_group(const struct syscall_args *);
+long sys_getpid(const struct syscall_args *);
+long sys_getppid(const struct syscall_args *);
+long sys_gettid(const struct syscall_args *);
+long sys_getuid(const struct syscall_args *);   /* also geteuid, and the *32 variants */
+long sys_getgid(const struct syscall_args *);   /* also getegid, and the *32 variants */
+long sys_uname(const struct syscall_args *);
+long sys_set_tid_address(const struct syscall_args *);
+long sys_set_robust_list(const struct syscall_args *);
+long sys_rseq(const struct syscall_args *);
+long sys_prlimit64(const struct syscall_args *);
+long sys_getrlimit(const struct syscall_args *); /* getrlimit and ugetrlimit */
+long sys_setrlimit(const struct syscall_args *);
+long sys_getrandom(const struct syscall_args *);
+long sys_sysinfo(const struct syscall_args *);
+long sys_kill(const struct syscall_args *);
+long sys_tgkill(const struct syscall_args *);
+long sys_sched_yield(const struct syscall_args *);
+long sys_sched_getaffinity(const struct syscall_args *);
+long sys_clock_gettime(const struct syscall_args *);   /* the task's own timespec */
+long sys_clock_gettime64(const struct syscall_args *); /* 64-bit timespec on 32-bit ABIs */
+long sys_clock_getres(const struct syscall_args *);
+long sys_clock_getres64(const struct syscall_args *);
+long sys_gettimeofday(const struct syscall_args *);
+long sys_time(const struct syscall_args *);
+long sys_nanosleep(const struct syscall_args *);
+long sys_clock_nanosleep(const struct syscall_args *);
+long sys_clock_nanosleep64(const struct syscall_args *);
+long sys_futex(const struct syscall_args *);
+long sys_futex64(const struct syscall_args *);
+long sys_rt_sigaction(const struct syscall_args *);
+long sys_rt_sigprocmask(const struct syscall_args *);
+long sys_sigaltstack(const struct syscall_args *);
+long sys_brk(const struct syscall_args *);
+long sys_mmap(const struct syscall_args *);     /* offset in bytes */
+long sys_mmap2(const struct syscall_args *);    /* offset in 4096-byte units */
+long sys_munmap(const struct syscall_args *);
+long sys_mprotect(const struct syscall_args *);
+long sys_madvise(const struct syscall_args *);
+
+/* The thread-pointer calls, per ISA (arch/<isa>/tls.c). */
+long sys_arch_prctl(const struct syscall_args *);    /* x86_64 */
+long sys_set_thread_area(const struct syscall_args *); /* i386 and ia32 */
+long sys_get_thread_area(const struct syscall_args *);
+long sys_arm_set_tls(const struct syscall_args *);   /* ARM EABI private 0xf0005 */
+long sys_arm_get_tls(const struct syscall_args *);
+/* Clear thread-pointer state a previous process left in tables the kernel shares (x86's GDT
+ * TLS slots); called at a process's first system call. Registers are zeroed at user entry. */
+void arch_tls_reset(void);
+
+/* The word size of the calling task's ABI (4 or 8): where Linux's structs hold a long. */
+static inline unsigned sys_word_size(const struct syscall_args *a)
+{
+	return a->compat || sizeof(long) == 4 ? 4 : 8;
+}
 
 /* The file calls (kernel/fs_syscalls.c): Linux's semantics and errors over the file namespace.
  * The stat family writes the calling ABI's own struct layout (asm/stat.h). */

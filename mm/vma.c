@@ -2,6 +2,7 @@
  * page tables follow lazily (mm/fault.c) except where exec fills pages eagerly. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <fs.h>
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -332,21 +333,12 @@ static int unmap_range(struct mm *mm, uint64_t start, uint64_t end)
 	return 0;
 }
 
-int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
-		unsigned long flags)
+/* The address for a new mapping of len bytes (page rounded), after Linux's checks, with any
+ * old mapping under a MAP_FIXED one removed; or -errno. */
+static int64_t mmap_address(struct mm *mm, uint64_t addr, uint64_t len, unsigned long flags)
 {
 	uint64_t task_size = mm->geo.task_size;
 
-	/* Like Linux's mmap (not mprotect), unknown PROT bits are ignored. */
-	if (len == 0)
-		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -EBADF; /* no files here: every fd is closed */
-	if (!(flags & (MAP_SHARED | MAP_PRIVATE)))
-		return -EINVAL;
-	len = page_up(len);
-	if (len == 0 || len > task_size)
-		return -ENOMEM;
 	if (flags & MAP_FIXED) {
 		if (!page_aligned(addr))
 			return -EINVAL;
@@ -355,15 +347,91 @@ int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 		if (addr < mmap_min_addr()) /* Linux: security_mmap_addr() without CAP_SYS_RAWIO */
 			return -EPERM;
 		int err = unmap_range(mm, addr, addr + len);
+		return err ? err : (int64_t)addr;
+	}
+	addr = get_unmapped_area(mm, addr, len);
+	return addr ? (int64_t)addr : -ENOMEM;
+}
+
+/* The checks every mmap makes; the length rounded up to pages, or 0 with *err set. */
+static uint64_t mmap_length(struct mm *mm, uint64_t len, unsigned long flags, int *err)
+{
+	*err = 0;
+	if (len == 0 || !(flags & (MAP_SHARED | MAP_PRIVATE)))
+		*err = -EINVAL;
+	else if ((len = page_up(len)) == 0 || len > mm->geo.task_size)
+		*err = -ENOMEM;
+	return *err ? 0 : len;
+}
+
+int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
+		unsigned long flags)
+{
+	int err;
+
+	/* Like Linux's mmap (not mprotect), unknown PROT bits are ignored. */
+	if (len == 0)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -EBADF; /* a file mapping comes through do_mmap_file */
+	len = mmap_length(mm, len, flags, &err);
+	if (err)
+		return err;
+	int64_t at = mmap_address(mm, addr, len, flags);
+	if (at < 0)
+		return at;
+	err = vma_insert(mm, (uint64_t)at, (uint64_t)at + len, prot_to_pt(prot), VMA_ANON, 0);
+	return err ? err : at;
+}
+
+/* Copy the file's bytes from offset off into fresh private frames of [start, start + len):
+ * the pages wholly past the end of the file stay unpopulated (zero on first touch, where
+ * Linux would raise SIGBUS), the tail of the last one is zero. */
+static int populate_from_file(struct mm *mm, const struct vma *v, const struct fs_file *file,
+			      uint64_t off)
+{
+	for (uint64_t va = v->start; va < v->end && off < file->size; va += PAGE_SIZE) {
+		phys_addr_t pa;
+		int err = mm_map_new_page(mm, va, v->prot, &pa);
 		if (err)
 			return err;
-	} else {
-		addr = get_unmapped_area(mm, addr, len);
-		if (!addr)
-			return -ENOMEM;
+		uint64_t n = MIN((uint64_t)PAGE_SIZE, file->size - off);
+		memcpy(__va(pa), file->data + off, (size_t)n);
+		off += PAGE_SIZE;
 	}
-	int err = vma_insert(mm, addr, addr + len, prot_to_pt(prot), VMA_ANON, 0);
-	return err ? err : (int64_t)addr;
+	return 0;
+}
+
+int64_t do_mmap_file(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
+		     unsigned long flags, const struct fs_file *file, uint64_t off)
+{
+	int err;
+
+	len = mmap_length(mm, len, flags, &err);
+	if (err)
+		return err;
+	if (!page_aligned(off))
+		return -EINVAL;
+	if (off + len < off)
+		return -EOVERFLOW;
+	/* The archive is read-only: a shared writable mapping could never reach the file. */
+	if ((flags & MAP_SHARED) && !(flags & MAP_PRIVATE) && (prot & PROT_WRITE))
+		return -EACCES;
+	int64_t at = mmap_address(mm, addr, len, flags);
+	if (at < 0)
+		return at;
+	err = vma_insert(mm, (uint64_t)at, (uint64_t)at + len, prot_to_pt(prot), VMA_ANON, off);
+	if (err)
+		return err;
+	struct vma *v = vma_find(mm, (uint64_t)at);
+	v->file = file;
+	/* With no access at all, nothing can read the copy: the pages stay unpopulated. */
+	err = v->prot ? populate_from_file(mm, v, file, off) : 0;
+	if (err) {
+		unmap_range(mm, v->start, v->end);
+		return err;
+	}
+	return at;
 }
 
 int do_munmap(struct mm *mm, uint64_t addr, uint64_t len)
@@ -401,4 +469,142 @@ uint64_t do_brk(struct mm *mm, uint64_t newbrk)
 	}
 	mm->brk = newbrk;
 	return mm->brk;
+}
+
+/* --- mprotect ----------------------------------------------------------------------------- */
+
+bool vma_range_mapped(struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t covered = start;
+
+	for (struct vma *v = vma_after(mm, start); v && v->start < end && v->start <= covered;
+	     v = v->next)
+		covered = v->end;
+	return covered >= end;
+}
+
+/* Split v at addr (inside it): v keeps [start, addr), a new VMA after it takes the rest. */
+static int vma_split(struct mm *mm, struct vma *v, uint64_t addr)
+{
+	if (mm->nr_vmas >= MM_MAX_VMAS)
+		return -ENOMEM;
+	struct vma *tail = vma_alloc();
+	if (!tail)
+		return -ENOMEM;
+	*tail = *v;
+	tail->start = addr;
+	tail->file_offset += addr - v->start;
+	if (tail->shared_pa)
+		tail->shared_pa += addr - v->start;
+	v->end = addr;
+	v->next = tail;
+	mm->nr_vmas++;
+	return 0;
+}
+
+/* Can b be folded into a, which ends where b starts? Linux merges such neighbours, so a page
+ * made read-only and back is one line of /proc/PID/maps again. */
+static bool vma_mergeable(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->kind == b->kind &&
+	       a->kind != VMA_HEAP && a->kind != VMA_STACK && a->file == b->file &&
+	       (!a->file || a->file_offset + (a->end - a->start) == b->file_offset) &&
+	       (a->shared_pa ? a->shared_pa + (a->end - a->start) == b->shared_pa : !b->shared_pa);
+}
+
+static void vma_merge_around(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = mm->vmas; v && v->start <= end; v = v->next) {
+		while (v->next && v->end >= start && vma_mergeable(v, v->next)) {
+			struct vma *n = v->next;
+			v->end = n->end;
+			v->next = n->next;
+			vma_release(n);
+			mm->nr_vmas--;
+		}
+	}
+}
+
+/* A VMA that maps the image's shared frames is about to become writable: give [v->start,
+ * v->end) private copies of them (Linux's copy-on-write, done at once). */
+static int vma_make_private(struct mm *mm, struct vma *v)
+{
+	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
+		phys_addr_t pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		memcpy(__va(pa), __va(v->shared_pa + (va - v->start)), PAGE_SIZE);
+		int err = pt_map(mm->root, (uintptr_t)va, pa, PAGE_SIZE, v->prot | PT_USER,
+				 PT_MAP_REPLACE);
+		if (err) {
+			pmm_free_page(pa);
+			return err;
+		}
+		arch_tlb_flush_page((uintptr_t)va);
+		mm->frames++;
+	}
+	v->shared_pa = 0;
+	return 0;
+}
+
+/* Give v (wholly inside the range) its new permissions, in the VMA and in every leaf. With
+ * no access left the leaves go (no format here has a present-but-inaccessible user page that
+ * every ISA shares), and with them the page contents: a later mprotect finds zero pages,
+ * where Linux would have kept the data. */
+static int vma_change_prot(struct mm *mm, struct vma *v, unsigned prot)
+{
+	if (v->shared_pa && (prot & PT_W)) {
+		v->prot = prot;
+		return vma_make_private(mm, v);
+	}
+	v->prot = prot;
+	if (!prot) {
+		unmap_pages(mm, v, v->start, v->end);
+		return 0;
+	}
+	return pt_protect(mm->root, (uintptr_t)v->start, (size_t)(v->end - v->start), prot | PT_USER);
+}
+
+#define PROT_GROWSDOWN 0x01000000
+#define PROT_GROWSUP 0x02000000
+
+int do_mprotect(struct mm *mm, uint64_t start, uint64_t len, unsigned long prot)
+{
+	uint64_t end;
+
+	if (!page_aligned(start))
+		return -EINVAL;
+	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	end = start + page_up(len);
+	if (end <= start || end > mm->geo.task_size) /* page_up wrapped, or past the end */
+		return -ENOMEM;
+	if (!vma_range_mapped(mm, start, end)) /* Linux: a hole anywhere is -ENOMEM */
+		return -ENOMEM;
+
+	struct vma *v = vma_after(mm, start);
+	if (v->start < start) {
+		int err = vma_split(mm, v, start);
+		if (err)
+			return err;
+		v = v->next;
+	}
+	unsigned pt = prot_to_pt(prot);
+	while (v && v->start < end) {
+		if (v->end > end) {
+			int err = vma_split(mm, v, end);
+			if (err)
+				return err;
+		}
+		int err = vma_change_prot(mm, v, pt);
+		if (err)
+			return err;
+		v = v->next;
+	}
+	vma_merge_around(mm, start, end);
+	return 0;
 }

@@ -97,3 +97,8 @@ void x86_doublefault_set_cr3(uintptr_t cr3)
 {
 	x86_doublefault_tss.cr3 = cr3;
 }
+
+uint64_t *x86_gdt_tls_slot(unsigned idx)
+{
+	return &gdt[idx];
+}

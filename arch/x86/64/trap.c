@@ -7,7 +7,7 @@
 #include <asm/io.h>
 #include <asm/pic.h>
 #include <asm/processor.h>
-#include <asm/segment_64.h>
+#include <asm/segment.h>
 #include <asm/trap_frame.h>
 #include <asm/uart.h>
 #include <kernel.h>
@@ -52,6 +52,11 @@ static uint64_t gdt[GDT_ENTRIES] __aligned(16) = {
 	[GDT_ENTRY_USER_DS] = 0x00CFF2000000FFFFull,    /* P, DPL3, read/write */
 	[GDT_ENTRY_USER_CS] = 0x00AFFA000000FFFFull,    /* L, P, DPL3 */
 };
+
+uint64_t *x86_gdt_tls_slot(unsigned idx)
+{
+	return &gdt[idx];
+}
 
 struct idt_gate {
 	uint16_t offset_low;

@@ -1,23 +1,21 @@
-/* i386 system call numbers (also the ia32 compat ABI of x86_64), from the kernel's table. */
+/* i386 system call numbers (also the ia32 compat ABI of x86_64): the kernel's own table,
+ * arch/x86/include/asm/unistd_32.h, under the names user/ uses. */
 #ifndef RNDBITS_USER_SYSNR_H
 #define RNDBITS_USER_SYSNR_H
 
-#include <asm/unistd.h> /* arch/x86/include: the I386_NR_ names do not depend on CONFIG_64BIT */
+#include <asm/unistd_32.h> /* arch/x86/include */
 
-#define SYS_write I386_NR_write
-#define SYS_exit I386_NR_exit
-#define SYS_exit_group I386_NR_exit_group
-#define SYS_mmap2 I386_NR_mmap2
-#define SYS_munmap I386_NR_munmap
-#define SYS_brk I386_NR_brk
-#define SYS_getpid I386_NR_getpid
-#define SYS_getuid I386_NR_getuid32
-
-/* The file calls: the kernel numbers them in kernel/syscall.c (its asm/unistd.h has only the
- * memory and process calls); Linux's numbers. */
-#define SYS_read 3
-#define SYS_open 5
-#define SYS_close 6
-#define SYS_openat 295
+#define SYS_read __NR_read
+#define SYS_write __NR_write
+#define SYS_open __NR_open
+#define SYS_openat __NR_openat
+#define SYS_close __NR_close
+#define SYS_exit __NR_exit
+#define SYS_exit_group __NR_exit_group
+#define SYS_mmap2 __NR_mmap2
+#define SYS_munmap __NR_munmap
+#define SYS_brk __NR_brk
+#define SYS_getpid __NR_getpid
+#define SYS_getuid __NR_getuid32
 
 #endif

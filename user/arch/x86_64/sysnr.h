@@ -1,34 +1,21 @@
-/* x86_64 system call numbers, from the kernel's table (which keys them on CONFIG_64BIT; user
- * objects see no config.h, so say it here). */
+/* x86_64 system call numbers: the kernel's own table, arch/x86/include/asm/unistd_64.h, under
+ * the names user/ uses. */
 #ifndef RNDBITS_USER_SYSNR_H
 #define RNDBITS_USER_SYSNR_H
 
-#ifndef CONFIG_64BIT
-#define CONFIG_64BIT 1
-/* The file calls: the kernel numbers them in kernel/syscall.c (its asm/unistd.h has only the
- * memory and process calls); Linux's numbers. */
-#define SYS_read 0
-#define SYS_open 2
-#define SYS_close 3
-#define SYS_openat 257
+#include <asm/unistd_64.h> /* arch/x86/include */
 
-#endif
-#include <asm/unistd.h> /* arch/x86/include */
-
-#define SYS_write NR_write
-#define SYS_exit NR_exit
-#define SYS_exit_group NR_exit_group
-#define SYS_mmap NR_mmap
-#define SYS_munmap NR_munmap
-#define SYS_brk NR_brk
-#define SYS_getpid NR_getpid
-#define SYS_getuid NR_getuid
-
-/* The file calls: the kernel numbers them in kernel/syscall.c (its asm/unistd.h has only the
- * memory and process calls); Linux's numbers. */
-#define SYS_read 0
-#define SYS_open 2
-#define SYS_close 3
-#define SYS_openat 257
+#define SYS_read __NR_read
+#define SYS_write __NR_write
+#define SYS_open __NR_open
+#define SYS_openat __NR_openat
+#define SYS_close __NR_close
+#define SYS_exit __NR_exit
+#define SYS_exit_group __NR_exit_group
+#define SYS_mmap __NR_mmap
+#define SYS_munmap __NR_munmap
+#define SYS_brk __NR_brk
+#define SYS_getpid __NR_getpid
+#define SYS_getuid __NR_getuid
 
 #endif

@@ -9,7 +9,9 @@
 #define GDT_ENTRY_USER_DS 4
 #define GDT_ENTRY_USER_CS 5   /* 64-bit: L = 1, DPL 3 */
 #define GDT_ENTRY_TSS 6       /* a 16-byte system descriptor: slots 6 and 7 */
-#define GDT_ENTRIES 8
+#define GDT_ENTRY_TLS_MIN 8   /* set_thread_area's three slots for ia32 tasks (8..10) */
+#define GDT_ENTRY_TLS_ENTRIES 3
+#define GDT_ENTRIES 11
 
 #define KERNEL_CS (GDT_ENTRY_KERNEL_CS * 8)
 #define KERNEL_DS (GDT_ENTRY_KERNEL_DS * 8)
