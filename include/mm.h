@@ -77,6 +77,8 @@ int64_t do_mmap_file(struct mm *mm, uint64_t addr, uint64_t len, unsigned long p
 int do_mprotect(struct mm *mm, uint64_t start, uint64_t len, unsigned long prot);
 /* Does [start, end) lie wholly inside VMAs (no hole)? */
 bool vma_range_mapped(struct mm *mm, uint64_t start, uint64_t end);
+/* MADV_DONTNEED over [start, end): private anonymous pages read zero again on next touch. */
+void vma_drop_anon_pages(struct mm *mm, uint64_t start, uint64_t end);
 uint64_t do_brk(struct mm *mm, uint64_t newbrk);
 
 /* Demand paging: make the page at addr present if a VMA allows the access. 0 when resolved,

@@ -50,10 +50,10 @@ long sys_mprotect(const struct syscall_args *a)
 	return do_mprotect(&a->p->mm, a->a[0], a->a[1], (unsigned long)a->a[2]);
 }
 
-/* Advice changes nothing here (no swap, no readahead). Linux's checks: start page aligned,
- * a known advice, the range not wrapping. MADV_DONTNEED would drop private pages; glibc's
- * free() uses it only for memory it gives up, so keeping the pages is a correct answer too
- * (Linux may also keep them for MADV_FREE). */
+/* Advice changes nothing here (no swap, no readahead) except MADV_DONTNEED, whose zero pages
+ * programs rely on. Linux's checks: a known advice, start page aligned, the range not
+ * wrapping, every page of it mapped (-ENOMEM). */
+#define MADV_DONTNEED 4
 #define MADV_HWPOISON 100
 #define MADV_SOFT_OFFLINE 101
 long sys_madvise(const struct syscall_args *a)
@@ -71,5 +71,9 @@ long sys_madvise(const struct syscall_args *a)
 		return -EINVAL;
 	if (end == start)
 		return 0;
-	return vma_range_mapped(&a->p->mm, start, end) ? 0 : -ENOMEM;
+	if (!vma_range_mapped(&a->p->mm, start, end))
+		return -ENOMEM;
+	if (advice == MADV_DONTNEED)
+		vma_drop_anon_pages(&a->p->mm, start, end);
+	return 0;
 }

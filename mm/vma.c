@@ -608,3 +608,13 @@ int do_mprotect(struct mm *mm, uint64_t start, uint64_t len, unsigned long prot)
 	vma_merge_around(mm, start, end);
 	return 0;
 }
+
+/* MADV_DONTNEED: the private anonymous pages of [start, end) go, so the next touch finds a zero
+ * page, as on Linux. File copies and the image's shared frames stay: refilling them from the
+ * file is what Linux would do, and keeping them reads the same bytes until written. */
+void vma_drop_anon_pages(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start && !v->file && !v->shared_pa && v->kind != VMA_IMAGE)
+			unmap_pages(mm, v, start, end);
+}

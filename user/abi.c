@@ -5,7 +5,8 @@
  *   abi mprotect   maps two pages, makes the first read-only, reads it, then writes it: the
  *                  process dies of SIGSEGV (status 139); `run -k` keeps it for `pt walk`
  *   abi tls        sets the thread pointer the ABI's way and reads it back the CPU's way
- *   abi enosys     an unknown call three times: one console line, -ENOSYS each time */
+ *   abi enosys     an unknown call three times: one console line, -ENOSYS each time
+ *   abi mmapfile PATH   private mappings of a file: its bytes, a private write, the errors */
 #include <user.h>
 #include <sysnr.h>
 #include <lib/string.h>
@@ -233,6 +234,7 @@ static void memory(void)
 	munmap(m + 2 * page, page);
 	show("mprotect(over a hole)", SYSCALL3(__NR_mprotect, m, 3 * page, PROT_READ));
 	show("madvise(m, 1 page, MADV_DONTNEED)", SYSCALL3(__NR_madvise, m, page, 4));
+	printf("after MADV_DONTNEED the page reads: %d\n", *(volatile char *)m);
 	show("madvise(over a hole)", SYSCALL3(__NR_madvise, m, 3 * page, 0));
 	show("madvise(m, 1 page, 999)", SYSCALL3(__NR_madvise, m, page, 999));
 	munmap(m, 2 * page);
@@ -349,6 +351,41 @@ static void tls(void)
 }
 #endif
 
+#define AT_FDCWD (-100)
+
+static int mmap_file(const char *path)
+{
+	long page = USER_PAGE_SIZE;
+	long fd = SYSCALL4(__NR_openat, AT_FDCWD, path, 0, 0);
+	unsigned char *m, *m2, *m3;
+
+	if (fd < 0) {
+		show("openat(path)", fd);
+		return 1;
+	}
+	m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, (int)fd, 0);
+	if (m == MAP_FAILED) {
+		printf("mmap(2 pages, RW, MAP_PRIVATE, fd, 0) = -1 %s\n", error_name(errno));
+		return 1;
+	}
+	printf("mmap(fd, 0): starts with ELF magic: %s\n",
+	       m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F' ? "yes" : "no");
+	m[1] = 'X'; /* a private copy: the file stays as it is */
+	m2 = mmap(NULL, page, PROT_READ, MAP_PRIVATE, (int)fd, 0);
+	printf("a second mapping still sees ELF: %s\n", m2 != MAP_FAILED && m2[1] == 'E' ? "yes" : "no");
+	m3 = mmap(NULL, page, PROT_READ, MAP_PRIVATE, (int)fd, page);
+	printf("mmap(fd, 1 page in) matches the first mapping's second page: %s\n",
+	       m3 != MAP_FAILED && memcmp(m3, m + page, (size_t)page) == 0 ? "yes" : "no");
+	show("mmap(fd, unaligned offset)",
+	     (long)mmap(NULL, page, PROT_READ, MAP_PRIVATE, (int)fd, 512) == -1 ? -(long)errno : 0);
+	show("mmap(fd, RW, MAP_SHARED)",
+	     (long)mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0) == -1 ?
+	     -(long)errno : 0);
+	show("mmap(fd 99)", (long)mmap(NULL, page, PROT_READ, MAP_PRIVATE, 99, 0) == -1 ?
+	     -(long)errno : 0);
+	return 0;
+}
+
 static void enosys(void)
 {
 	for (int i = 0; i < 3; i++)
@@ -364,6 +401,8 @@ int main(int argc, char **argv)
 		tls();
 		return 0;
 	}
+	if (argc > 2 && strcmp(argv[1], "mmapfile") == 0)
+		return mmap_file(argv[2]);
 	if (argc > 1 && strcmp(argv[1], "enosys") == 0) {
 		enosys();
 		return 0;
