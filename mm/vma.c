@@ -506,9 +506,11 @@ static int vma_split(struct mm *mm, struct vma *v, uint64_t addr)
  * made read-only and back is one line of /proc/PID/maps again. */
 static bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
+	bool file_backed = a->file || a->kind == VMA_IMAGE; /* file_offset means something */
+
 	return a->end == b->start && a->prot == b->prot && a->kind == b->kind &&
 	       a->kind != VMA_HEAP && a->kind != VMA_STACK && a->file == b->file &&
-	       (!a->file || a->file_offset + (a->end - a->start) == b->file_offset) &&
+	       (!file_backed || a->file_offset + (a->end - a->start) == b->file_offset) &&
 	       (a->shared_pa ? a->shared_pa + (a->end - a->start) == b->shared_pa : !b->shared_pa);
 }
 
@@ -525,25 +527,50 @@ static void vma_merge_around(struct mm *mm, uint64_t start, uint64_t end)
 	}
 }
 
-/* A VMA that maps the image's shared frames is about to become writable: give [v->start,
- * v->end) private copies of them (Linux's copy-on-write, done at once). */
-static int vma_make_private(struct mm *mm, struct vma *v)
+/* Put the image's shared frames back under [v->start, end) of v, freeing the private copies
+ * made there: vma_make_private's way back when a frame or table runs out half-way. Re-mapping
+ * an existing leaf allocates nothing, so this cannot fail. */
+static void vma_unprivate(struct mm *mm, const struct vma *v, uint64_t end)
+{
+	struct pt_walk_result w;
+
+	for (uint64_t va = v->start; va < end; va += PAGE_SIZE) {
+		pt_walk(mm->root, (uintptr_t)va, &w);
+		pt_map(mm->root, (uintptr_t)va, v->shared_pa + (va - v->start), PAGE_SIZE,
+		       v->prot | PT_USER, PT_MAP_REPLACE);
+		arch_tlb_flush_page((uintptr_t)va);
+		if (w.mapped) {
+			pmm_free_page(w.pa);
+			mm->frames--;
+		}
+	}
+}
+
+/* A VMA that maps the image's shared frames (kernel memory, never the process's to write) is
+ * to become writable with prot: every page gets a private copy first (Linux's copy-on-write,
+ * done at once), and only then does the VMA stop pointing at the shared frames. On -ENOMEM
+ * nothing has changed. */
+static int vma_make_private(struct mm *mm, struct vma *v, unsigned prot)
 {
 	for (uint64_t va = v->start; va < v->end; va += PAGE_SIZE) {
 		phys_addr_t pa = pmm_alloc_page();
-		if (!pa)
-			return -ENOMEM;
-		memcpy(__va(pa), __va(v->shared_pa + (va - v->start)), PAGE_SIZE);
-		int err = pt_map(mm->root, (uintptr_t)va, pa, PAGE_SIZE, v->prot | PT_USER,
-				 PT_MAP_REPLACE);
+		int err = pa ? 0 : -ENOMEM;
+		if (pa) {
+			memcpy(__va(pa), __va(v->shared_pa + (va - v->start)), PAGE_SIZE);
+			err = pt_map(mm->root, (uintptr_t)va, pa, PAGE_SIZE, prot | PT_USER,
+				     PT_MAP_REPLACE);
+		}
 		if (err) {
-			pmm_free_page(pa);
+			if (pa)
+				pmm_free_page(pa);
+			vma_unprivate(mm, v, va);
 			return err;
 		}
 		arch_tlb_flush_page((uintptr_t)va);
 		mm->frames++;
 	}
 	v->shared_pa = 0;
+	v->prot = prot;
 	return 0;
 }
 
@@ -553,10 +580,8 @@ static int vma_make_private(struct mm *mm, struct vma *v)
  * where Linux would have kept the data. */
 static int vma_change_prot(struct mm *mm, struct vma *v, unsigned prot)
 {
-	if (v->shared_pa && (prot & PT_W)) {
-		v->prot = prot;
-		return vma_make_private(mm, v);
-	}
+	if (v->shared_pa && (prot & PT_W))
+		return vma_make_private(mm, v, prot);
 	v->prot = prot;
 	if (!prot) {
 		unmap_pages(mm, v, v->start, v->end);

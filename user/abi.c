@@ -6,7 +6,9 @@
  *                  process dies of SIGSEGV (status 139); `run -k` keeps it for `pt walk`
  *   abi tls        sets the thread pointer the ABI's way and reads it back the CPU's way
  *   abi enosys     an unknown call three times: one console line, -ENOSYS each time
- *   abi mmapfile PATH   private mappings of a file: its bytes, a private write, the errors */
+ *   abi mmapfile PATH   private mappings of a file: its bytes, a private write, the errors
+ *   abi rodata     makes its read-only data writable and writes it: its own copy changes, the
+ *                  image (shared by every run) does not, so a second run reads the original */
 #include <user.h>
 #include <sysnr.h>
 #include <lib/string.h>
@@ -351,6 +353,21 @@ static void tls(void)
 }
 #endif
 
+static const char motto[] = "read-only data";
+
+static int rodata(void)
+{
+	long page = USER_PAGE_SIZE;
+	volatile char *m = (volatile char *)motto;
+	unsigned long at = (unsigned long)motto & ~(unsigned long)(page - 1);
+
+	printf("rodata before: %s\n", (const char *)m);
+	show("mprotect(rodata page, RW)", SYSCALL3(__NR_mprotect, at, page, PROT_READ | PROT_WRITE));
+	m[0] = 'R';
+	printf("rodata after: %s\n", (const char *)m);
+	return 0;
+}
+
 #define AT_FDCWD (-100)
 
 static int mmap_file(const char *path)
@@ -401,6 +418,8 @@ int main(int argc, char **argv)
 		tls();
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "rodata") == 0)
+		return rodata();
 	if (argc > 2 && strcmp(argv[1], "mmapfile") == 0)
 		return mmap_file(argv[2]);
 	if (argc > 1 && strcmp(argv[1], "enosys") == 0) {
