@@ -26,6 +26,27 @@ void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr
 		    bool free_root) {}
 void arch_pt_init_user_root(void *root_va) {}
 void arch_tlb_flush_all(void) {}
+void arch_tlb_flush_page(uintptr_t va) {}
+void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
+	   unsigned flags) { return 0; }
+phys_addr_t pmm_alloc_pages(unsigned order) { return 0; }
+void pmm_free_pages(phys_addr_t pa, unsigned order) {}
+int mm_map_new_page(struct mm *m, uint64_t va, unsigned prot, phys_addr_t *pa_out) { return -12; }
+
+/* mprotect's page-table half: the last range and permissions it was asked to set. */
+static uint64_t protected_va, protected_size;
+static unsigned protected_prot;
+int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
+{
+	protected_va = va;
+	protected_size = size;
+	protected_prot = prot;
+	return 0;
+}
 
 #define P PAGE_SIZE
 
@@ -305,6 +326,53 @@ static void test_map_count_limit(void **state)
 	mm_destroy(&m);
 }
 
+/* mprotect: Linux's argument checks, the split at both ends, the leaves rewritten for exactly
+ * the range, and the pieces merged again when their permissions match once more. */
+static void test_mprotect(void **state)
+{
+	setup_mm(false);
+	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	uint64_t a = 0x1000 * P;
+	assert_int_equal(do_mmap(&mm, a, 4 * P, PROT_READ | PROT_WRITE, anon | MAP_FIXED), a);
+	unsigned before = mm.nr_vmas;
+
+	assert_int_equal(do_mprotect(&mm, a + 1, P, PROT_READ), -22);          /* unaligned */
+	assert_int_equal(do_mprotect(&mm, a, P, PROT_READ | 0x100), -22);      /* unknown bit */
+	assert_int_equal(do_mprotect(&mm, a, P, 0x01000000 | 0x02000000), -22); /* GROWSDOWN|UP */
+	assert_int_equal(do_mprotect(&mm, a, 0, PROT_READ), 0);                /* nothing to do */
+	assert_int_equal(do_mprotect(&mm, a, ~0ull, PROT_READ), -12);          /* wraps */
+	assert_int_equal(do_mprotect(&mm, a, 5 * P, PROT_READ), -12);          /* runs past it */
+	assert_int_equal(mm.nr_vmas, before);
+
+	/* The middle two pages read-only: three VMAs, the leaves of just those two changed. */
+	assert_int_equal(do_mprotect(&mm, a + P, 2 * P - 1, PROT_READ), 0);
+	assert_int_equal(mm.nr_vmas, before + 2);
+	assert_int_equal(vma_find(&mm, a)->end, a + P);
+	assert_int_equal(vma_find(&mm, a + P)->prot, PT_R);
+	assert_int_equal(vma_find(&mm, a + P)->end, a + 3 * P);
+	assert_int_equal(vma_find(&mm, a + 3 * P)->prot, PT_R | PT_W);
+	assert_int_equal(protected_va, a + P);
+	assert_int_equal(protected_size, 2 * P);
+	assert_int_equal(protected_prot, PT_R | PT_USER);
+
+	/* Back to read-write: one VMA again, as Linux merges it. */
+	assert_int_equal(do_mprotect(&mm, a + P, 2 * P, PROT_READ | PROT_WRITE), 0);
+	assert_int_equal(mm.nr_vmas, before);
+	assert_int_equal(vma_find(&mm, a + 2 * P)->start, a);
+	assert_int_equal(vma_find(&mm, a + 2 * P)->end, a + 4 * P);
+
+	/* A hole in the range: -ENOMEM, nothing split. */
+	assert_int_equal(do_munmap(&mm, a + 2 * P, P), 0);
+	unsigned holed = mm.nr_vmas;
+	assert_int_equal(do_mprotect(&mm, a, 4 * P, PROT_READ), -12);
+	assert_int_equal(mm.nr_vmas, holed);
+	/* Across two VMAs with no hole between them: both change. */
+	assert_int_equal(do_mmap(&mm, a + 2 * P, P, PROT_READ, anon | MAP_FIXED), a + 2 * P);
+	assert_int_equal(do_mprotect(&mm, a, 4 * P, PROT_READ), 0);
+	assert_int_equal(vma_find(&mm, a)->end, a + 4 * P); /* and merge into one */
+	teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_brk_guard_gap),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_map_count_limit),
+		cmocka_unit_test(test_mprotect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
