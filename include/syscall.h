@@ -61,6 +61,8 @@ struct sys_state {
 	int ss_flags;
 	bool rlimit_set[SYS_RLIMITS];           /* setrlimit: rlim[] holds the value */
 	struct sys_rlimit rlim[SYS_RLIMITS];
+	int pdeath_signal;                      /* prctl(PR_SET_PDEATHSIG) */
+	bool not_dumpable;                      /* prctl(PR_SET_DUMPABLE, 0) */
 };
 
 /* The non-file calls (kernel/sys_*.c). */
@@ -84,6 +86,7 @@ long sys_kill(const struct syscall_args *);
 long sys_tgkill(const struct syscall_args *);
 long sys_sched_yield(const struct syscall_args *);
 long sys_sched_getaffinity(const struct syscall_args *);
+long sys_prctl(const struct syscall_args *);
 long sys_clock_gettime(const struct syscall_args *);   /* the task's own timespec */
 long sys_clock_gettime64(const struct syscall_args *); /* 64-bit timespec on 32-bit ABIs */
 long sys_clock_getres(const struct syscall_args *);

@@ -185,6 +185,9 @@ SYSCALL(sched_yield, sys_sched_yield)
 #ifdef __NR_sched_getaffinity
 SYSCALL(sched_getaffinity, sys_sched_getaffinity)
 #endif
+#ifdef __NR_prctl
+SYSCALL(prctl, sys_prctl)
+#endif
 
 /* Time and futexes (kernel/sys_time.c). */
 #ifdef __NR_clock_gettime
@@ -450,9 +453,6 @@ SYSCALL(statfs, NULL)
 #endif
 #ifdef __NR_fstatfs
 SYSCALL(fstatfs, NULL)
-#endif
-#ifdef __NR_prctl
-SYSCALL(prctl, NULL)
 #endif
 #ifdef __NR_sync
 SYSCALL(sync, NULL)

@@ -342,3 +342,56 @@ long sys_sched_getaffinity(const struct syscall_args *a)
 		return -EINVAL;
 	return copy_to_user(&a->p->mm, a->a[2], &mask, w) ? -EFAULT : (long)w;
 }
+
+/* prctl: the options a static program's start-up and busybox use; Linux's -EINVAL for the
+ * rest. The name is the process's comm (16 bytes with the NUL), what `ps` and the kernel's
+ * lines show. */
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+long sys_prctl(const struct syscall_args *a)
+{
+	struct process *p = a->p;
+	char name[PROC_NAME_MAX];
+	uint64_t arg2 = a->a[1];
+	int sig;
+
+	switch ((int)(uint32_t)a->a[0]) {
+	case PR_SET_PDEATHSIG:
+		if (arg2 > NSIG)
+			return -EINVAL;
+		p->sys.pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		sig = p->sys.pdeath_signal;
+		return copy_to_user(&p->mm, arg2, &sig, sizeof(sig)) ? -EFAULT : 0;
+	case PR_GET_DUMPABLE:
+		return p->sys.not_dumpable ? 0 : 1;
+	case PR_SET_DUMPABLE:
+		if (arg2 > 1)
+			return -EINVAL;
+		p->sys.not_dumpable = arg2 == 0;
+		return 0;
+	case PR_SET_NAME:
+		/* Up to 15 bytes of a string that may end anywhere in those 16. */
+		for (size_t i = 0; i < sizeof(name); i++) {
+			if (copy_from_user(&p->mm, &name[i], arg2 + i, 1))
+				return -EFAULT;
+			if (!name[i])
+				break;
+		}
+		name[sizeof(name) - 1] = 0;
+		strlcpy(p->name, name, sizeof(p->name));
+		return 0;
+	case PR_GET_NAME:
+		memset(name, 0, sizeof(name));
+		strlcpy(name, p->name, sizeof(name));
+		return copy_to_user(&p->mm, arg2, name, sizeof(name)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}

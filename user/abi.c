@@ -80,6 +80,12 @@ static void ids(void)
 	show("set_robust_list(head, 3 longs)", SYSCALL2(__NR_set_robust_list, head, sizeof(head)));
 	show("set_robust_list(head, 1)", SYSCALL2(__NR_set_robust_list, head, 1));
 	show("rseq(NULL, 0, 0, 0)", SYSCALL4(__NR_rseq, 0, 0, 0, 0));
+	char name[16];
+	show("prctl(PR_SET_NAME, \"abi\")", SYSCALL2(__NR_prctl, 15, "abi"));
+	show("prctl(PR_GET_NAME, name)", SYSCALL2(__NR_prctl, 16, name));
+	printf("name: %s\n", name);
+	show("prctl(PR_GET_DUMPABLE)", SYSCALL1(__NR_prctl, 3));
+	show("prctl(999)", SYSCALL1(__NR_prctl, 999));
 }
 
 struct utsname {
