@@ -7,7 +7,6 @@
 #include <cred.h>
 #include <initramfs.h>
 #include <console.h>
-#include <initramfs.h>
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
