@@ -61,6 +61,10 @@ long fd_lookup_at(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath,
 long fs_node_permission(const struct fs_node *n, unsigned uid, unsigned want);
 
 long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsigned long flags);
+/* read(2) and write(2) as vfs_read/vfs_write: the whole user buffer [ubuf, ubuf + count) is
+ * checked first (-EFAULT, so count -1 is refused, not shortened), then count is capped at
+ * MAX_RW_COUNT. */
+#define MAX_RW_COUNT 0x7ffff000u /* Linux's INT_MAX & PAGE_MASK, with 4K pages */
 long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count);
 long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count);
 long fd_close(struct fd_table *t, long fd);

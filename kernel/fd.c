@@ -292,6 +292,7 @@ long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t
 	 * console's empty input refuses a kernel or wrapping buffer. */
 	if (!access_ok(mm, ubuf, count))
 		return -EFAULT;
+	count = MIN(count, (uint64_t)MAX_RW_COUNT);
 	if (f->console)
 		return 0;
 	uint64_t done = 0;
@@ -340,6 +341,7 @@ long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_
 		return -EBADF;
 	if (!access_ok(mm, ubuf, count))
 		return -EFAULT;
+	count = MIN(count, (uint64_t)MAX_RW_COUNT);
 	if (f->console)
 		return console_write_user(mm, ubuf, count);
 	if (f->node.kind != FS_NODE_SYSCTL)

@@ -14,7 +14,6 @@
 #include <proc.h>
 #include <syscall.h>
 
-#define MAX_RW_COUNT 0x7ffff000u /* Linux's INT_MAX & PAGE_MASK, with 4K pages */
 #define UIO_MAXIOV 1024
 #define SEEK_SET 0
 #define SEEK_CUR 1
@@ -84,14 +83,12 @@ static struct fd_table *files_of(const struct syscall_args *a)
 
 long sys_read(const struct syscall_args *a)
 {
-	return fd_read(mm_of(a), files_of(a), fd_arg(a, 0), a->a[1],
-		       MIN(a->a[2], (uint64_t)MAX_RW_COUNT));
+	return fd_read(mm_of(a), files_of(a), fd_arg(a, 0), a->a[1], a->a[2]);
 }
 
 long sys_write(const struct syscall_args *a)
 {
-	return fd_write(mm_of(a), files_of(a), fd_arg(a, 0), a->a[1],
-			MIN(a->a[2], (uint64_t)MAX_RW_COUNT));
+	return fd_write(mm_of(a), files_of(a), fd_arg(a, 0), a->a[1], a->a[2]);
 }
 
 struct iov {
