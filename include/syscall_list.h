@@ -259,6 +259,9 @@ SYSCALL(madvise, sys_madvise)
 #endif
 
 /* Known by name only: -ENOSYS, with the name in the console line. */
+#ifdef __NR_sendfile64
+SYSCALL(sendfile64, NULL)
+#endif
 #ifdef __NR_poll
 SYSCALL(poll, NULL)
 #endif
