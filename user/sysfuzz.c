@@ -507,6 +507,26 @@ static unsigned long random_nr(const struct sysent *table, unsigned n)
 	}
 }
 
+/* A call the fuzzer does not model may write through any pointer argument, as Linux's would:
+ * a struct (uname, clock_gettime, rt_sigaction's old action) or as many bytes as the next
+ * argument says (getrandom, getcwd, getdents64, readlink's buffer). An argument that could
+ * reach what the fuzzer keeps points at the scratch buffer instead, which the canaries
+ * guard, and a length after it is cut to fit there. */
+#define OUT_STRUCT_MAX 512 /* the largest struct a call writes back (struct utsname: 390) */
+static void keep_out_of_reach(unsigned long *a)
+{
+	struct range r;
+
+	for (int i = 0; i < 6; i++) {
+		unsigned long len = i < 5 && a[i + 1] > OUT_STRUCT_MAX ? a[i + 1] : OUT_STRUCT_MAX;
+		if (!span(a[i], len < READ_MAX ? len : READ_MAX, &r) || !hits_keep(r))
+			continue;
+		a[i] = (unsigned long)scratch.buf;
+		if (i < 5 && a[i + 1] > SCRATCH_SIZE)
+			a[i + 1] = below(SCRATCH_SIZE);
+	}
+}
+
 static void make_args(struct call *c)
 {
 	unsigned long *a = c->a;
@@ -552,6 +572,9 @@ static void make_args(struct call *c)
 		} else {
 			a[2] = prot_arg();
 		}
+		break;
+	case K_OTHER:
+		keep_out_of_reach(a);
 		break;
 	default:
 		break;
