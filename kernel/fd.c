@@ -166,11 +166,15 @@ long fd_lookup_at(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath,
 static long create_error(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, long err)
 {
 	char path[FS_PATH_MAX];
-	bool trailing_slash;
+	bool trailing_slash = false;
 
-	if (user_path_at(mm, t, dirfd, upath, path, &trailing_slash) || trailing_slash)
-		return trailing_slash ? -EISDIR : err;
+	if (user_path_at(mm, t, dirfd, upath, path, &trailing_slash))
+		return err;
+	if (trailing_slash)
+		return -EISDIR;
 	char *slash = strrchr(path, '/');
+	if (!slash) /* not an absolute path: no directory to name */
+		return err;
 	if (slash == path)
 		slash[1] = '\0';
 	else
