@@ -44,7 +44,9 @@
 #define CANARY 0x5afe5afeu
 #define CANARY_WORDS 16
 #define FDS_TOP 16	 /* kernel/fd.c: descriptors 3..15 */
-#define READ_MAX 4096	 /* more than any file here holds: what a read could write at most */
+/* What one read could write at most: more than any file here holds, the programs of an initrd
+ * (busybox: 2 MiB) and /proc/PID/maps included. */
+#define READ_MAX (16ul << 20)
 #define FAILS_SHOWN 8
 
 #define AT_FDCWD (-100)
