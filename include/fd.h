@@ -67,6 +67,9 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 #define MAX_RW_COUNT 0x7ffff000u /* Linux's INT_MAX & PAGE_MASK, with 4K pages */
 long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count);
 long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count);
+/* write(2) of len kernel bytes to the open file f (sendfile's output side): the console, or a
+ * sysctl file under write's rules. Bytes written, or -errno. */
+long fd_write_kernel(struct file *f, const char *buf, size_t len);
 long fd_close(struct fd_table *t, long fd);
 /* F_DUPFD: the lowest free descriptor >= min sharing fd's open file description (a copy here:
  * the offset is not shared, which nothing here can tell). */

@@ -133,6 +133,8 @@ long sys_writev(const struct syscall_args *);
 long sys_open(const struct syscall_args *);
 long sys_openat(const struct syscall_args *);
 long sys_close(const struct syscall_args *);
+long sys_sendfile(const struct syscall_args *);   /* off_t offset: 32 bits on 32-bit ABIs */
+long sys_sendfile64(const struct syscall_args *); /* loff_t offset */
 long sys_lseek(const struct syscall_args *);
 long sys_llseek(const struct syscall_args *);     /* _llseek of the 32-bit ABIs */
 long sys_newfstat(const struct syscall_args *);   /* fstat of the 64-bit ABIs */

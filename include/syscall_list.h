@@ -30,6 +30,12 @@ SYSCALL(close, sys_close)
 #ifdef __NR_lseek
 SYSCALL(lseek, sys_lseek)
 #endif
+#ifdef __NR_sendfile
+SYSCALL(sendfile, sys_sendfile)
+#endif
+#ifdef __NR_sendfile64
+SYSCALL(sendfile64, sys_sendfile64)
+#endif
 #ifdef __NR__llseek
 SYSCALL(_llseek, sys_llseek)
 #endif
@@ -259,9 +265,6 @@ SYSCALL(madvise, sys_madvise)
 #endif
 
 /* Known by name only: -ENOSYS, with the name in the console line. */
-#ifdef __NR_sendfile64
-SYSCALL(sendfile64, NULL)
-#endif
 #ifdef __NR_poll
 SYSCALL(poll, NULL)
 #endif
@@ -306,9 +309,6 @@ SYSCALL(alarm, NULL)
 #endif
 #ifdef __NR_setitimer
 SYSCALL(setitimer, NULL)
-#endif
-#ifdef __NR_sendfile
-SYSCALL(sendfile, NULL)
 #endif
 #ifdef __NR_socket
 SYSCALL(socket, NULL)

@@ -333,9 +333,22 @@ static long console_write_user(struct mm *mm, uint64_t ubuf, uint64_t count)
 	return (long)done;
 }
 
+/* A write of the kernel bytes buf to the sysctl file f, whose permission the caller checked: an
+ * empty write, or one past the start of the file (sysctl_writes_strict = 1), is accepted and
+ * ignored. */
+static long sysctl_file_write(struct file *f, const char *buf, size_t len)
+{
+	if (len == 0 || f->pos != 0)
+		return 0;
+	long r = sysctl_write(f->node.sysctl, current_uid(), buf, len);
+	if (r < 0)
+		return r;
+	f->pos += (uint64_t)r;
+	return r;
+}
+
 /* In Linux's order: a descriptor not open for writing (EBADF), a bad buffer (EFAULT), then the
- * file's own permission test for the writer (EACCES), and only then the sysctl rules: an empty
- * write, or one past the start of the file (sysctl_writes_strict = 1), is accepted and ignored. */
+ * file's own permission test for the writer (EACCES), and only then the sysctl rules. */
 long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count)
 {
 	static char buf[WRITE_MAX];
@@ -353,16 +366,24 @@ long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_
 	long err = fs_node_permission(&f->node, current_uid(), 02);
 	if (err)
 		return err;
-	if (count == 0 || f->pos != 0)
-		return 0;
 	size_t len = (size_t)MIN(count, (uint64_t)WRITE_MAX);
-	if (copy_from_user(mm, buf, ubuf, len))
+	if (len && f->pos == 0 && copy_from_user(mm, buf, ubuf, len))
 		return -EFAULT;
-	long r = sysctl_write(f->node.sysctl, current_uid(), buf, len);
-	if (r < 0)
-		return r;
-	f->pos += (uint64_t)r;
-	return r;
+	return sysctl_file_write(f, buf, len);
+}
+
+long fd_write_kernel(struct file *f, const char *buf, size_t len)
+{
+	if (f->console) {
+		console_write(buf, len);
+		return (long)len;
+	}
+	if (f->node.kind != FS_NODE_SYSCTL)
+		return -EINVAL;
+	long err = fs_node_permission(&f->node, current_uid(), 02);
+	if (err)
+		return err;
+	return sysctl_file_write(f, buf, MIN(len, (size_t)WRITE_MAX));
 }
 
 long fd_close(struct fd_table *t, long fd)

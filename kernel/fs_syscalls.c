@@ -164,6 +164,87 @@ long sys_writev(const struct syscall_args *a)
 	return do_rw_vec(a, true);
 }
 
+/* --- sendfile -------------------------------------------------------------------------------- */
+
+/* sendfile(out_fd, in_fd, offset, count) as do_sendfile: count bytes of in_fd's file from
+ * *offset (left in place and the new offset stored back) or from its position (which moves),
+ * written to out_fd; busybox cat tries it before read and write. off_size is the width of
+ * *offset: 4 for the 32-bit ABIs' sendfile (off_t, files below 2 GiB), 8 for sendfile64 and the
+ * 64-bit ABIs. The input must be a file with bytes to read (a directory or the console: EINVAL,
+ * as a file without splice_read). */
+static long do_sendfile(const struct syscall_args *a, unsigned off_size)
+{
+	struct fd_table *t = files_of(a);
+	uint64_t uoff = a->a[2], count = task32(a) ? (uint32_t)a->a[3] : a->a[3];
+	int64_t pos = 0;
+
+	if (uoff) {
+		int32_t off32;
+		if (off_size == 4 ? copy_from_user(mm_of(a), &off32, uoff, 4)
+				  : copy_from_user(mm_of(a), &pos, uoff, 8))
+			return -EFAULT;
+		if (off_size == 4)
+			pos = off32;
+	}
+	struct file *in = fd_get(t, fd_arg(a, 1)), *out = fd_get(t, fd_arg(a, 0));
+	if (!in || (in->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (!uoff)
+		pos = (int64_t)in->pos;
+	if (pos < 0 || (int64_t)count < 0)
+		return -EINVAL;
+	if (!out || (out->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (in->console || in->node.kind == FS_NODE_DIR)
+		return -EINVAL;
+	uint64_t max = off_size == 4 ? INT32_MAX : INT64_MAX;
+	if ((uint64_t)pos >= max)
+		return -EOVERFLOW;
+	count = MIN(MIN(count, (uint64_t)MAX_RW_COUNT), max - (uint64_t)pos);
+
+	char buf[512];
+	uint64_t done = 0;
+	long err = 0;
+	while (done < count) {
+		size_t want = (size_t)MIN((uint64_t)sizeof(buf), count - done);
+		long n = fs_node_read(&in->node, current_uid(), (uint64_t)pos + done, buf, want);
+		if (n <= 0) {
+			err = n;
+			break;
+		}
+		long w = fd_write_kernel(out, buf, (size_t)n);
+		if (w < 0) {
+			err = w;
+			break;
+		}
+		done += (uint64_t)w;
+		if (w < n || (size_t)n < want)
+			break;
+	}
+	if (done == 0 && err < 0)
+		return err;
+	pos += (int64_t)done;
+	if (!uoff) {
+		in->pos = (uint64_t)pos;
+	} else {
+		int32_t off32 = (int32_t)pos;
+		if (off_size == 4 ? copy_to_user(mm_of(a), uoff, &off32, 4)
+				  : copy_to_user(mm_of(a), uoff, &pos, 8))
+			return -EFAULT;
+	}
+	return (long)done;
+}
+
+long sys_sendfile(const struct syscall_args *a)
+{
+	return do_sendfile(a, task32(a) ? 4 : 8);
+}
+
+long sys_sendfile64(const struct syscall_args *a)
+{
+	return do_sendfile(a, 8);
+}
+
 /* --- open, close, lseek --------------------------------------------------------------------- */
 
 long sys_open(const struct syscall_args *a)

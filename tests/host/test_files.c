@@ -359,6 +359,36 @@ static void test_open_read_seek(void **state)
 	fd_table_release(&proc.files);
 }
 
+/* sendfile: from the file's position (which moves), or from *offset (stored back, the position
+ * untouched), to the console; errors in do_sendfile's order. /bin/hello holds "second\n". */
+static void test_sendfile(void **state)
+{
+	int64_t off = 2;
+	(void)state;
+	setup_process();
+	long fd = call(sys_openat, (uint64_t)AT_FDCWD, u("bin/hello"), O_RDONLY, 0, 0);
+	out_len = 0;
+	assert_int_equal(call(sys_sendfile, 1, fd, 0, 3, 0), 3);
+	expect_out("sec");
+	out_len = 0;
+	assert_int_equal(call(sys_sendfile, 1, fd, u(&off), 100, 0), 5);
+	expect_out("cond\n");
+	assert_int_equal(off, 7);
+	out_len = 0;
+	assert_int_equal(call(sys_sendfile64, 1, fd, 0, 100, 0), 4); /* the position stayed at 3 */
+	expect_out("ond\n");
+	assert_int_equal(call(sys_sendfile, 1, fd, 0, 100, 0), 0);    /* at the end */
+	assert_int_equal(call(sys_sendfile, 1, fd, 8, 1, 0), -EFAULT);
+	off = -1;
+	assert_int_equal(call(sys_sendfile, 1, fd, u(&off), 1, 0), -EINVAL);
+	assert_int_equal(call(sys_sendfile, 1, 9, 0, 1, 0), -EBADF);
+	assert_int_equal(call(sys_sendfile, fd, fd, 0, 1, 0), -EBADF); /* output not writable */
+	assert_int_equal(call(sys_sendfile, 1, 0, 0, 1, 0), -EINVAL);  /* the console as input */
+	long dir = call(sys_open, u("/bin"), O_RDONLY | O_DIRECTORY, 0, 0, 0);
+	assert_int_equal(call(sys_sendfile, 1, dir, 0, 1, 0), -EINVAL);
+	fd_table_release(&proc.files);
+}
+
 static void test_stat(void **state)
 {
 	uint8_t st[256];
@@ -588,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_unpack),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_open_read_seek),
+		cmocka_unit_test(test_sendfile),
 		cmocka_unit_test(test_stat),
 		cmocka_unit_test(test_directories),
 		cmocka_unit_test(test_links_access_ioctl_fcntl),
