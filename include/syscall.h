@@ -39,8 +39,8 @@ struct syscall_table {
  * implements it beside its tables. */
 const struct syscall_table *arch_syscall_table(bool compat);
 
-/* Per-process system-call state (struct process's `sys`): reset at the process's first call
- * (owner_pid differs), so a fresh process starts with it zeroed. */
+/* Per-process system-call state (struct process's `sys`), zeroed when the process starts
+ * (sys_state_init). */
 #define SYS_NSIG 64
 #define SYS_RLIMITS 16
 #define SYS_SEEN_WORDS 9 /* 512 numbers, arm's 8 private ones, one bit for all others */
@@ -51,7 +51,6 @@ struct sys_rlimit {
 	uint64_t cur, max;
 };
 struct sys_state {
-	int owner_pid;
 	uint64_t enosys_seen[SYS_SEEN_WORDS];  /* numbers already reported not implemented */
 	uint64_t clear_child_tid;               /* set_tid_address */
 	uint64_t robust_list, robust_len;       /* set_robust_list */
@@ -115,8 +114,13 @@ long sys_get_thread_area(const struct syscall_args *);
 long sys_arm_set_tls(const struct syscall_args *);   /* ARM EABI private 0xf0005 */
 long sys_arm_get_tls(const struct syscall_args *);
 /* Clear thread-pointer state a previous process left in tables the kernel shares (x86's GDT
- * TLS slots); called at a process's first system call. Registers are zeroed at user entry. */
+ * TLS slots); called when a process starts. Registers are zeroed at user entry. */
 void arch_tls_reset(void);
+
+/* A new process's system-call state: nothing recorded, no ENOSYS reported yet, and no thread
+ * pointer left in the kernel's shared tables by the previous one (arch_tls_reset). Called by
+ * process_run before the program's first instruction. */
+void sys_state_init(struct process *p);
 
 /* The word size of the calling task's ABI (4 or 8): where Linux's structs hold a long. */
 static inline unsigned sys_word_size(const struct syscall_args *a)

@@ -14,6 +14,7 @@
 #include <mm.h>
 #include <pgtable.h>
 #include <proc.h>
+#include <syscall.h>
 #include <shell.h>
 #include <trap.h>
 
@@ -79,6 +80,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
+	sys_state_init(p);
 	p->quiet_faults = flags & RUN_QUIET_FAULTS;
 	p->foreground = flags & RUN_FOREGROUND;
 	/* The ELF decides the ABI, as on Linux (RUN_COMPAT only chose /bin32 to find it in). */

@@ -56,14 +56,9 @@ static void report_enosys(struct process *p, const struct syscall_table *t, unsi
 		printk("%s[%d]: syscall %lu not implemented\n", p->name, p->pid, nr);
 }
 
-/* struct sys_state belongs to the process that made the first call since it was zeroed:
- * a new process (another pid) starts from zero. */
-static void sys_state_claim(struct process *p)
+void sys_state_init(struct process *p)
 {
-	if (p->sys.owner_pid == p->pid)
-		return;
 	memset(&p->sys, 0, sizeof(p->sys));
-	p->sys.owner_pid = p->pid;
 	arch_tls_reset();
 }
 
@@ -73,7 +68,6 @@ void syscall_dispatch(struct trap_info *ti)
 
 	if (!p)
 		panic("syscall with no current process");
-	sys_state_claim(p);
 
 	const struct syscall_table *t = arch_syscall_table(ti->compat);
 	unsigned long nr = arch_syscall_nr(ti->frame);

@@ -2,7 +2,7 @@
  * TLS slots) whose selector the task loads into %gs. i386 processes and ia32 tasks on x86_64
  * use it; the kernel's entry code keeps the user's %gs (saved in the frame on i386, never
  * touched on x86_64). One process runs at a time, so the slots are the running process's;
- * a new process finds them empty (arch_tls_reset at its first system call). */
+ * a new process finds them empty (arch_tls_reset when it starts). */
 #include <asm/segment.h>
 #include <kernel.h>
 #include <lib/errno.h>
