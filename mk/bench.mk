@@ -5,7 +5,7 @@
 #                              tree; writes docs/benchmarks.md and prints it (BENCH_TEST=0 skips
 #                              the make test timing)
 #   make qemu-<preset> bench   one preset, printed only
-# BENCH_ARGS="--boots 20 --execs 5000" passes options on to qemu/bench.py.
+# BENCH_ARGS="--boots 20 --execs 5000" passes options on to tools/bench.py.
 BENCH_ARGS ?=
 BENCH_TEST ?= 1
 FLOOR_IMAGES := build/floor/arm64.elf build/floor/arm.elf build/floor/x86.elf
@@ -14,27 +14,27 @@ PRESET_ACTIONS += bench
 .PHONY: bench floor
 
 # The floor images: the prompt at the first instruction, loaded where the kernel loads.
-build/floor/arm64.elf: qemu/floor/arm64.S qemu/floor/floor.ld | deps
+build/floor/arm64.elf: tools/floor/arm64.S tools/floor/floor.ld | deps
 	@mkdir -p $(@D)
 	aarch64-linux-gnu-gcc -nostdlib -static -Wl,--build-id=none -Wl,--defsym=FLOOR_BASE=0x40200000 \
-	  -T qemu/floor/floor.ld $< -o $@
-build/floor/arm.elf: qemu/floor/arm.S qemu/floor/floor.ld | deps
+	  -T tools/floor/floor.ld $< -o $@
+build/floor/arm.elf: tools/floor/arm.S tools/floor/floor.ld | deps
 	@mkdir -p $(@D)
 	arm-none-eabi-gcc -march=armv7-a -marm -nostdlib -static -Wl,--build-id=none \
-	  -Wl,--defsym=FLOOR_BASE=0x40200000 -T qemu/floor/floor.ld $< -o $@
-build/floor/x86.elf: qemu/floor/x86.S qemu/floor/floor.ld | deps
+	  -Wl,--defsym=FLOOR_BASE=0x40200000 -T tools/floor/floor.ld $< -o $@
+build/floor/x86.elf: tools/floor/x86.S tools/floor/floor.ld | deps
 	@mkdir -p $(@D)
 	i686-linux-gnu-gcc -m32 -nostdlib -static -no-pie -Wl,--build-id=none \
-	  -Wl,--defsym=FLOOR_BASE=0x100000 -T qemu/floor/floor.ld $< -o $@
+	  -Wl,--defsym=FLOOR_BASE=0x100000 -T tools/floor/floor.ld $< -o $@
 
 floor: $(FLOOR_IMAGES)
 
 ifneq ($(PRESET),)
 bench: deps floor progs
 	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET)
-	@$(PYTHON) qemu/bench.py --presets $(PRESET) $(BENCH_ARGS)
+	@$(PYTHON) tools/bench.py --presets $(PRESET) $(BENCH_ARGS)
 else
 bench: deps floor progs
 	@$(MAKE) --no-print-directory -j$(NPROC) images
-	@$(PYTHON) qemu/bench.py $(if $(filter 1,$(BENCH_TEST)),--test-time) --out docs/benchmarks.md $(BENCH_ARGS)
+	@$(PYTHON) tools/bench.py $(if $(filter 1,$(BENCH_TEST)),--test-time) --out docs/benchmarks.md $(BENCH_ARGS)
 endif

@@ -1,6 +1,6 @@
 # ASLR plots and the teaching walkthrough (issue 5, items 5 and 7), included by the top-level Makefile:
 #   make qemu-<preset> plot   boot the preset with rng.seed=1, run aslr sample and aslr tradeoff, draw
-#                             PNGs into build/plots/<preset>/ (qemu/plot.py; gnuplot from gnuplot-nox)
+#                             PNGs into build/plots/<preset>/ (tools/plot.py; gnuplot from gnuplot-nox)
 #                             PLOT_ARGS="--region all -32 --bits 12 --samples 8192" passes options on
 #   make docs                 regenerate the transcripts and plots of docs/teaching.md from real runs
 #   make docs-check           fail if docs/teaching.md is not what the kernel prints now (timings aside)
@@ -14,7 +14,7 @@ PRESET_ACTIONS += plot
 
 ifneq ($(PRESET),)
 plot: build deps-plot
-	@$(PYTHON) qemu/plot.py $(PRESET) $(PLOT_ARGS)
+	@$(PYTHON) tools/plot.py $(PRESET) $(PLOT_ARGS)
 else
 plot:
 	@echo "say which preset: make qemu-<preset> plot (e.g. make qemu-arm64 plot); presets: $(PRESETS)" >&2
@@ -22,12 +22,12 @@ plot:
 endif
 
 # The presets the walkthrough boots, built first (quietly when they are up to date).
-DOCS_PRESETS = $(shell $(PYTHON) qemu/gen_docs.py --presets $(DOCS))
+DOCS_PRESETS = $(shell $(PYTHON) tools/gen_docs.py --presets $(DOCS))
 
 docs: deps deps-plot
 	@$(MAKE) --no-print-directory -j$(NPROC) $(addprefix image-,$(sort $(DOCS_PRESETS)))
-	@$(PYTHON) qemu/gen_docs.py $(DOCS)
+	@$(PYTHON) tools/gen_docs.py $(DOCS)
 
 docs-check: deps deps-plot
 	@$(MAKE) --no-print-directory -j$(NPROC) $(addprefix image-,$(sort $(DOCS_PRESETS)))
-	@$(PYTHON) qemu/gen_docs.py --check $(DOCS)
+	@$(PYTHON) tools/gen_docs.py --check $(DOCS)

@@ -4,7 +4,7 @@
 #   make fuzz        fuzz-host, then the console fuzzer against every preset in QEMU
 #                    (qemu/fuzz_console.py, FUZZ_LINES per preset, FUZZ_SEED), then the
 #                    system-call fuzzer (fuzz-sys)
-#   make fuzz-sys    user/sysfuzz through qemu/fuzz_sys.py: SYSFUZZ_CALLS calls per ABI (native
+#   make fuzz-sys    user/sysfuzz through tools/fuzz_sys.py: SYSFUZZ_CALLS calls per ABI (native
 #                    and compat) and user (root and nobody) on SYSFUZZ_PRESETS, one preset per
 #                    ISA plus the compat paths, then SYSFUZZ_ALL_CALLS on every other preset
 # The corpus replay of tests/fuzz (label fuzz-replay) is part of `make test` through CTest.
@@ -49,9 +49,9 @@ SYSFUZZ_OTHERS = $(filter-out $(SYSFUZZ_PRESETS),$(PRESETS))
 SYSFUZZ_ARGS = --seed $(SYSFUZZ_SEED) $(if $(SYSFUZZ_FLAGS),--flags $(SYSFUZZ_FLAGS))
 fuzz-sys: images
 	@fail=0; \
-	$(PYTHON) qemu/fuzz_sys.py --presets $(subst $(space),$(comma),$(SYSFUZZ_PRESETS)) \
+	$(PYTHON) tools/fuzz_sys.py --presets $(subst $(space),$(comma),$(SYSFUZZ_PRESETS)) \
 	  --calls $(SYSFUZZ_CALLS) $(SYSFUZZ_ARGS) || fail=1; \
-	$(if $(SYSFUZZ_OTHERS),$(PYTHON) qemu/fuzz_sys.py \
+	$(if $(SYSFUZZ_OTHERS),$(PYTHON) tools/fuzz_sys.py \
 	  --presets $(subst $(space),$(comma),$(SYSFUZZ_OTHERS)) --calls $(SYSFUZZ_ALL_CALLS) \
 	  --chunk $(SYSFUZZ_ALL_CALLS) $(SYSFUZZ_ARGS) || fail=1;) \
 	exit $$fail

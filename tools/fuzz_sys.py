@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """System-call fuzzing in the guest: user/sysfuzz, run from the shell, checked from the shell.
 
-    qemu/fuzz_sys.py [--presets P,...] [--calls N] [--chunk C] [--seed S] [--flags LIST]
+    tools/fuzz_sys.py [--presets P,...] [--calls N] [--chunk C] [--seed S] [--flags LIST]
                      [--users root,nobody] [--abis native,compat] [--time-limit SEC] [--trace]
 
 For each preset (default: every preset with a built image) one QEMU boots; for each ABI (native,
@@ -28,7 +28,8 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 from rndbits_qemu import machine as M          # noqa: E402
 from rndbits_qemu import session as S          # noqa: E402
 

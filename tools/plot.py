@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """plot.py: ASLR pictures of one preset, measured on the booted kernel and drawn with gnuplot.
 
-  qemu/plot.py PRESET [--seed N] [--samples N] [--region mmap|stack|brk|all] [-32]
+  tools/plot.py PRESET [--seed N] [--samples N] [--region mmap|stack|brk|all] [-32]
                [--layout-only] [--bits B] [--respawn-s S] [--only hist|tradeoff] [--out DIR]
 
 Step 1 boots PRESET with `rng.seed=N` (so a rerun draws the same layouts), optionally sets the
@@ -15,7 +15,7 @@ relied on, plus the finest histogram the kernel offers: one `aslr-raw: ... rnd=P
 sample (`aslr sample N --raw`), else the 64 chi-square buckets (`aslr-buckets: ... counts=...`),
 else the 16-bin ASCII histogram of the human report.
 
-The console code (class Guest) is shared with qemu/gen_docs.py. Standard library + gnuplot only.
+The console code (class Guest) is shared with tools/gen_docs.py. Standard library + gnuplot only.
 """
 
 import argparse
@@ -26,7 +26,8 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 
 from rndbits_qemu import machine as M            # noqa: E402
 from rndbits_qemu import session as S            # noqa: E402

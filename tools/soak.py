@@ -25,7 +25,8 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 
 from rndbits_qemu import machine as M            # noqa: E402
 from rndbits_qemu import session as S            # noqa: E402

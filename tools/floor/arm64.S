@@ -1,6 +1,6 @@
 /* The floor image for aarch64 virt: QEMU's own start-up cost, nothing else. The first
  * instruction starts writing the shell's prompt to the PL011 (MMU off, no set-up needed), then
- * the CPU sleeps with interrupts masked; qemu/bench.py kills QEMU once the prompt arrived. */
+ * the CPU sleeps with interrupts masked; tools/bench.py kills QEMU once the prompt arrived. */
 	.text
 	.global _start
 _start:
