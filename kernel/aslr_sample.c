@@ -206,7 +206,7 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	       (unsigned long long)(x / 1000), (unsigned long long)(x % 1000), BUCKETS,
 	       p / 1000000, p % 1000000);
 	print_histogram(st->buckets);
-	/* The chi-square's own 64 buckets, for plots (qemu/plot.py). */
+	/* The chi-square's own 64 buckets, for plots (tools/plot.py). */
 	printk("aslr-buckets: n=%u counts=", BUCKETS);
 	for (unsigned i = 0; i < BUCKETS; i++)
 		printk("%s%u", i ? "," : "", st->buckets[i]);

@@ -1,6 +1,6 @@
 /* `bench`: how fast the kernel does what it is run for, timed with the guest's own counter
  * (arch_cycles at arch_cycles_hz), so that the figures do not include the harness or the UART.
- * qemu/bench.py reads the machine lines ("bench-exec: ...", "bench-layout: ...") into
+ * tools/bench.py reads the machine lines ("bench-exec: ...", "bench-layout: ...") into
  * docs/benchmarks.md. */
 #include <arch/cpu.h>
 #include <console.h>

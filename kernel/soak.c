@@ -1,5 +1,5 @@
 /* `soak [-32] N [PROG [ARGS...]]`: N exec/exit cycles of PROG (default `probe -q`) back to back,
- * then the figures `make soak` (qemu/soak.py) checks: cycles, failures, elapsed time, and the
+ * then the figures `make soak` (tools/soak.py) checks: cycles, failures, elapsed time, and the
  * free-frame count before and after, which must be equal.
  *
  * The kernel has no heap, only fixed pools (frames, the VMA pool of mm/vma.c, the process's fd
