@@ -10,17 +10,19 @@
 # qemu-arm, qemu-arm64, qemu-x86 and qemu-x86_64 are the default presets of each ISA.
 # The real work is in CMakePresets.json, qemu/rndbits-qemu and tests/CMakeLists.txt.
 
-PRESETS := arm-vmsplit-3g arm-vmsplit-2g arm-vmsplit-1g \
-           arm64-4k-va39 arm64-4k-va48 arm64-16k-va36 arm64-16k-va47 arm64-16k-va48 \
-           arm64-64k-va42 arm64-64k-va48 x86 x86_64
-alias.arm    := arm-vmsplit-3g
-alias.arm64  := arm64-4k-va48
-alias.x86    := x86
-alias.x86_64 := x86_64
-
 NPROC  := $(shell nproc 2>/dev/null || echo 2)
 PYTHON := /usr/bin/python3
 RQ     := $(PYTHON) qemu/rndbits-qemu
+
+# The presets, their aliases (arm, arm64, x86, x86_64: the default preset of each ISA) and
+# DEFAULT_PRESETS are CMakePresets.json's, read by the harness into build/presets.mk once each
+# time that file changes (make remakes an included makefile, then starts again). The reader is
+# Python: without it, the package check comes first.
+include build/presets.mk
+build/presets.mk: CMakePresets.json qemu/rndbits_qemu/machine.py
+	@[ -x $(PYTHON) ] || sh qemu/deps.sh
+	@mkdir -p $(@D)
+	@$(RQ) presets --make >$@.tmp && mv $@.tmp $@
 CTEST  := ctest --preset host -j$(NPROC)
 GDB_PORT ?= 1234
 PRESET_ACTIONS := run build test debug cmdline
@@ -52,8 +54,9 @@ ifneq ($(words $(QEMU_GOALS)),0)
   endif
   PRESET := $(patsubst qemu-%,%,$(QEMU_GOALS))
   PRESET := $(or $(alias.$(PRESET)),$(PRESET))
-  ifeq ($(filter $(PRESET),$(PRESETS)),)
-    $(error unknown preset $(PRESET); presets: $(PRESETS) (aliases: arm arm64 x86 x86_64))
+  # (Before build/presets.mk exists PRESETS is empty: make makes it and reads this again.)
+  ifeq ($(if $(PRESETS),$(filter $(PRESET),$(PRESETS)),none),)
+    $(error unknown preset $(PRESET); presets: $(PRESETS) (aliases: $(ALIASES)))
   endif
 endif
 
@@ -81,11 +84,17 @@ $(QEMU_GOALS):
 # Configure a preset once (again when the presets change); cmake --build re-runs CMake itself
 # when a CMakeLists.txt changes. The `+` lets each nested build share make's job slots.
 .PRECIOUS: build/%/CMakeCache.txt
+# A build directory whose toolchain file is gone (they moved from cmake/ to arch/<isa>/) is
+# configured afresh: CMake would otherwise go on including the old path (CMakeSystem.cmake).
+toolchain_gone = tc=$$(sed -n 's/^include("\(.*\)")$$/\1/p' $(1)/CMakeFiles/*/CMakeSystem.cmake \
+	2>/dev/null | head -n 1); [ -n "$$tc" ] && [ ! -f "$$tc" ]
 build/%/CMakeCache.txt: CMakePresets.json | deps
-	cmake --preset $* >/dev/null
+	@echo cmake --preset $*
+	@cmake --preset $* $$(if $(call toolchain_gone,build/$*); then echo --fresh; fi) >/dev/null
 
 # (image-<preset> is not .PHONY: make skips pattern rules for phony targets; no such file exists.)
 image-%: build/%/CMakeCache.txt | deps
+	@if $(call toolchain_gone,build/$*); then cmake --preset $* --fresh >/dev/null; fi
 	+cmake --build build/$*
 
 images: $(addprefix image-,$(PRESETS))

@@ -10,7 +10,7 @@
 # The corpus replay of tests/fuzz (label fuzz-replay) is part of `make test` through CTest.
 FUZZ_SECONDS ?= 60
 export FUZZ_SECONDS
-LINT_PRESETS := arm64-4k-va48 arm-vmsplit-3g x86_64 x86
+LINT_PRESETS = $(DEFAULT_PRESETS)
 
 .PHONY: lint fuzz-host fuzz fuzz-sys deps-lint deps-fuzz
 
@@ -40,7 +40,7 @@ fuzz: fuzz-host images
 comma := ,
 empty :=
 space := $(empty) $(empty)
-SYSFUZZ_PRESETS ?= arm-vmsplit-3g arm64-4k-va48 x86 x86_64
+SYSFUZZ_PRESETS ?= $(DEFAULT_PRESETS)
 SYSFUZZ_CALLS ?= 100000
 SYSFUZZ_ALL_CALLS ?= 10000
 SYSFUZZ_SEED ?= 1
@@ -64,6 +64,7 @@ UBSAN_PRESETS := arm64-4k-va48 x86_64
 .PHONY: ubsan
 ubsan: deps
 	@fail=0; for p in $(UBSAN_PRESETS); do \
+	   if $(call toolchain_gone,build/ubsan/$$p); then rm -rf build/ubsan/$$p/CMakeCache.txt build/ubsan/$$p/CMakeFiles; fi; \
 	   { [ -f build/ubsan/$$p/CMakeCache.txt ] || cmake --preset $$p -B build/ubsan/$$p -DRNDBITS_UBSAN=ON >/dev/null; } && \
 	   cmake --build build/ubsan/$$p -j$(NPROC) >build/ubsan/$$p.build.log 2>&1 || { \
 	     echo "ubsan: $$p does not build (build/ubsan/$$p.build.log)"; fail=1; continue; }; \

@@ -1,5 +1,5 @@
 # AArch64 kernel with Debian's gcc-aarch64-linux-gnu (used freestanding).
-include(${CMAKE_CURRENT_LIST_DIR}/toolchain-common.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/toolchain-common.cmake)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_ASM_COMPILER aarch64-linux-gnu-gcc)

@@ -1,4 +1,10 @@
-"""How a preset is launched under QEMU: qemu/machines/<preset>.json, resolved through "inherits".
+"""How a preset is launched under QEMU.
+
+The presets are CMakePresets.json's configure presets: each names (in its "vendor" map, usually
+through the hidden base preset it inherits) the description of QEMU's board for its ISA,
+arch/<isa>/qemu.json, and the default preset of each ISA names its `make` alias. This module is
+the one reader of that list: the harness, tools/ and the Makefile (`rndbits-qemu presets
+--make`) all take the presets from here.
 
 Every entry point (run, debug, cmdline, test) builds its command line here, so the QEMU that a
 person runs by hand and the one the tests drive differ only in how the serial line is attached:
@@ -13,10 +19,9 @@ import shlex
 import struct
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MACHINES_DIR = os.path.join(REPO, "qemu", "machines")
 PRESETS_FILE = os.path.join(REPO, "CMakePresets.json")
 
-# Fields a resolved description must have (qemu/machines/README.md says what each means).
+# Fields a description must have (qemu/README.md, "Launch descriptions", says what each means).
 REQUIRED = ("binary", "machine", "cpu", "memory", "args", "devices", "image", "symbols",
             "gdb_architecture", "exit_status")
 EXIT_ENCODINGS = ("semihosting", "isa-debug-exit")
@@ -73,11 +78,16 @@ class MachineError(Exception):
 
 
 def preset_names():
-    """Presets that have a launch description, in the order of CMakePresets.json."""
-    have = {f[:-5] for f in os.listdir(MACHINES_DIR)
-            if f.endswith(".json") and not f.startswith("_")}
-    ordered = [p["name"] for p in _cmake_presets() if p["name"] in have]
-    return ordered + sorted(have - set(ordered))
+    """The presets QEMU can boot, in the order of CMakePresets.json: every configure preset that
+    is not hidden and names a board description (`host`, the unit tests' preset, names none)."""
+    return [p["name"] for p in _cmake_presets()
+            if not p.get("hidden") and _inherited(p["name"], _vendor).get("qemu")]
+
+
+def preset_aliases():
+    """{alias: preset}: the `make qemu-<alias>` names of the default preset of each ISA."""
+    return {_inherited(p, _vendor)["alias"]: p for p in preset_names()
+            if _inherited(p, _vendor).get("alias")}
 
 
 def _cmake_presets():
@@ -88,8 +98,13 @@ def _cmake_presets():
         return []
 
 
-def _cmake_cache_variables(preset):
-    """The preset's cacheVariables, inherited ones included (child wins)."""
+def _vendor(p):
+    return p.get("vendor", {}).get("rndbits", {})
+
+
+def _inherited(preset, field):
+    """field(p) of the preset merged over the presets it inherits from (the child wins), as
+    CMake resolves cacheVariables."""
     by_name = {p["name"]: p for p in _cmake_presets()}
     out = {}
 
@@ -100,45 +115,47 @@ def _cmake_cache_variables(preset):
         parents = p.get("inherits", [])
         for parent in [parents] if isinstance(parents, str) else reversed(parents):
             walk(parent, depth + 1)
-        out.update(p.get("cacheVariables", {}))
+        out.update(field(p))
 
     walk(preset)
     return out
 
 
-def _load(name, seen=()):
-    path = os.path.join(MACHINES_DIR, name + ".json")
-    if name in seen:
-        raise MachineError("qemu/machines: inheritance loop through %s" % name)
+def _cmake_cache_variables(preset):
+    """The preset's cacheVariables, inherited ones included (child wins)."""
+    return _inherited(preset, lambda p: p.get("cacheVariables", {}))
+
+
+def _load(preset):
+    """The preset's board description, and its path relative to the repository."""
+    rel = _inherited(preset, _vendor).get("qemu")
+    if not rel:
+        raise MachineError("no launch description for %s: CMakePresets.json names none "
+                           "(\"vendor\": {\"rndbits\": {\"qemu\": ...}})" % preset)
     try:
-        with open(path) as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise MachineError("no launch description %s" % os.path.relpath(path, REPO))
+        with open(os.path.join(REPO, rel)) as f:
+            return json.load(f), rel
+    except OSError as e:
+        raise MachineError("%s: %s" % (rel, e.strerror))
     except ValueError as e:
-        raise MachineError("%s: %s" % (os.path.relpath(path, REPO), e))
-    parent = data.pop("inherits", None)
-    if parent:
-        base = _load(parent, seen + (name,))
-        base.update(data)
-        data = base
-    return data
+        raise MachineError("%s: %s" % (rel, e))
 
 
 class Machine:
     """One preset's resolved launch description plus where its images live."""
 
     def __init__(self, preset, build_root=None):
-        if preset.startswith("_"):
-            raise MachineError("%s is a base description, not a preset" % preset)
+        if preset not in preset_names():
+            raise MachineError("no launch description for %s: not a preset QEMU boots (CMakePresets.json)"
+                               % preset)
         self.preset = preset
-        self.desc = _load(preset)
+        self.desc, self.desc_path = _load(preset)
         missing = [k for k in REQUIRED if k not in self.desc]
         if missing:
-            raise MachineError("qemu/machines/%s.json lacks %s" % (preset, ", ".join(missing)))
+            raise MachineError("%s lacks %s" % (self.desc_path, ", ".join(missing)))
         if self.desc["exit_status"] not in EXIT_ENCODINGS:
-            raise MachineError("qemu/machines/%s.json: exit_status must be one of %s"
-                               % (preset, ", ".join(EXIT_ENCODINGS)))
+            raise MachineError("%s: exit_status must be one of %s"
+                               % (self.desc_path, ", ".join(EXIT_ENCODINGS)))
         self.build_dir = os.path.join(build_root or os.path.join(REPO, "build"), preset)
 
     @property

@@ -194,16 +194,28 @@ class Machines(unittest.TestCase):
             self.assertIn("-nodefaults", argv)
             self.assertEqual(argv[-2:], ["-append", "a b"])
 
-    def test_makefile_cmake_and_machines_name_the_same_presets(self):
+    def test_presets_are_cmakes(self):
+        """CMakePresets.json is the one list: every configure preset but host boots under QEMU,
+        and the Makefile's lines (`presets --make`) name the same presets and aliases."""
         import json
-        import re
-        with open(os.path.join(M.REPO, "Makefile")) as f:
-            make = re.search(r"^PRESETS := ((?:.*\\\n)*.*)$", f.read(), re.M).group(1)
+        import subprocess
         with open(M.PRESETS_FILE) as f:
             cmake = [p["name"] for p in json.load(f)["configurePresets"]
                      if not p.get("hidden") and p["name"] != "host"]
-        self.assertEqual(make.replace("\\", " ").split(), cmake)
         self.assertEqual(M.preset_names(), cmake)
+        self.assertEqual(M.preset_aliases(), {"arm": "arm-vmsplit-3g", "arm64": "arm64-4k-va48",
+                                              "x86": "x86", "x86_64": "x86_64"})
+        out = subprocess.run([sys.executable, os.path.join(M.REPO, "qemu", "rndbits-qemu"),
+                              "presets", "--make"], capture_output=True, text=True, check=True).stdout
+        lines = dict(ln.split(" := ", 1) for ln in out.splitlines() if " := " in ln)
+        self.assertEqual(lines["PRESETS"].split(), cmake)
+        self.assertEqual(lines["alias.arm64"], "arm64-4k-va48")
+        self.assertEqual(lines["DEFAULT_PRESETS"].split(), ["arm-vmsplit-3g", "arm64-4k-va48", "x86", "x86_64"])
+
+    def test_not_a_preset(self):
+        for name in ("host", "base-arm", "nonsense"):
+            with self.assertRaises(M.MachineError):
+                M.Machine(name)
 
     def test_exit_status_encoding(self):
         self.assertEqual(M.Machine("x86").qemu_status(3), 7)

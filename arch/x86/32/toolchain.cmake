@@ -1,5 +1,5 @@
 # i386 kernel (and ia32 user code) with Debian's gcc-i686-linux-gnu (used freestanding).
-include(${CMAKE_CURRENT_LIST_DIR}/toolchain-common.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/toolchain-common.cmake)
 set(CMAKE_SYSTEM_PROCESSOR i686)
 set(CMAKE_C_COMPILER i686-linux-gnu-gcc)
 set(CMAKE_ASM_COMPILER i686-linux-gnu-gcc)

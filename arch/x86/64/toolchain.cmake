@@ -1,5 +1,5 @@
 # x86_64 kernel with the host gcc (used freestanding).
-include(${CMAKE_CURRENT_LIST_DIR}/toolchain-common.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../../../cmake/toolchain-common.cmake)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(CMAKE_C_COMPILER gcc)
 set(CMAKE_ASM_COMPILER gcc)
