@@ -33,8 +33,8 @@ tidy_suppressions=(
 groups=(
 	"generic64|arm64-4k-va48|arm64|unix64|--target=aarch64-linux-gnu -mgeneral-regs-only|lib mm kernel"
 	"generic32|arm-vmsplit-3g|arm|unix32|--target=armv7a-none-eabi -marm -mfloat-abi=soft|lib mm kernel"
-	"arm64|arm64-4k-va48|arm64|unix64|--target=aarch64-linux-gnu -mgeneral-regs-only|arch/arm64"
-	"arm|arm-vmsplit-3g|arm|unix32|--target=armv7a-none-eabi -marm -mfloat-abi=soft|arch/arm"
+	"arm64|arm64-4k-va48|arm64|unix64|--target=aarch64-linux-gnu -mgeneral-regs-only|arch/arm64 drivers"
+	"arm|arm-vmsplit-3g|arm|unix32|--target=armv7a-none-eabi -marm -mfloat-abi=soft|arch/arm drivers"
 	"x86_64|x86_64|x86|unix64|--target=x86_64-linux-gnu -mno-red-zone -mcmodel=kernel|arch/x86/*.c arch/x86/64"
 	"x86|x86|x86|unix32|--target=i686-linux-gnu|arch/x86/*.c arch/x86/32"
 )

@@ -3,6 +3,8 @@ file(GLOB RNDBITS_ARM_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/arch/arm/*.c ${CMAKE_SOURCE_DIR}/arch/arm/*.S
      ${CMAKE_SOURCE_DIR}/boot/arm/*.S)
 target_sources(rndbits.elf PRIVATE ${RNDBITS_ARM_SOURCES})
+# The console: the PL011 driver arm and arm64 share.
+target_sources(rndbits.elf PRIVATE ${CMAKE_SOURCE_DIR}/drivers/pl011.c)
 
 # The link map depends on PAGE_OFFSET, so it goes through the preprocessor with config.h.
 set(RNDBITS_ARM_LDS ${CMAKE_BINARY_DIR}/arm.ld)

@@ -6,7 +6,6 @@
 
 struct trap_frame;
 
-void arm_uart_enable_rx_irq(void);
 void arm_gic_init(void);
 void arm_gic_acknowledge(void);
 void arm_set_psci_conduit(bool smc);

@@ -107,9 +107,10 @@ static inline void gic_write8(uintptr_t base, unsigned off, uint8_t v)
 	*(volatile uint8_t *)(base + off) = v;
 }
 
-/* Route the UART's receive interrupt to this CPU. The kernel keeps CPSR.I set: there the
- * interrupt only ends WFI (which wakes on a pending IRQ whatever CPSR.I says), and it drops by
- * itself once the console has drained the receive FIFO. User mode takes it (Ctrl-C). */
+/* Route the UART's receive interrupt (drivers/pl011.c raises it while input waits) to this
+ * CPU. The kernel keeps CPSR.I set: there the interrupt only ends WFI (which wakes on a pending
+ * IRQ whatever CPSR.I says), and it drops by itself once the console has drained the receive
+ * FIFO. User mode takes it (Ctrl-C). */
 void arm_gic_init(void)
 {
 	gic_write8(ARM_GICD_VA, GICD_IPRIORITYR + UART_IRQ, 0xa0);
@@ -118,7 +119,6 @@ void arm_gic_init(void)
 	gic_write32(ARM_GICD_VA, GICD_CTLR, 1);
 	gic_write32(ARM_GICC_VA, GICC_PMR, 0xf0);
 	gic_write32(ARM_GICC_VA, GICC_CTLR, 1);
-	arm_uart_enable_rx_irq();
 }
 
 /* Take the signalled interrupt and end it at once: the UART's is level-sensitive, pending as

@@ -4,6 +4,8 @@ file(GLOB RNDBITS_ARM64_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/arch/arm64/*.c ${CMAKE_SOURCE_DIR}/arch/arm64/*.S
      ${CMAKE_SOURCE_DIR}/boot/arm64/*.S)
 target_sources(rndbits.elf PRIVATE ${RNDBITS_ARM64_SOURCES})
+# The console: the PL011 driver arm and arm64 share.
+target_sources(rndbits.elf PRIVATE ${CMAKE_SOURCE_DIR}/drivers/pl011.c)
 # AArch32 compat tasks use the ARM EABI's system-call table, kept once in arch/arm.
 target_sources(rndbits.elf PRIVATE ${CMAKE_SOURCE_DIR}/arch/arm/syscall_table_eabi.c)
 
