@@ -1,6 +1,6 @@
 /* What the parts of the attack program share (user/attack.c: the case table and main;
- * attack_memory.c, attack_syscalls.c, attack_sysctl.c, attack_exhaust.c: the cases, by
- * topic). */
+ * attack_memory.c, attack_syscalls.c, attack_sysctl.c, attack_fds.c, attack_exhaust.c: the
+ * cases, by topic). */
 #ifndef RNDBITS_USER_ATTACK_H
 #define RNDBITS_USER_ATTACK_H
 
@@ -64,6 +64,7 @@ int sys_file_case(const struct attack *a);
 int sysctl_read_case(const struct attack *a);
 int sysctl_write_case(const struct attack *a);
 int sysctl_nobody_case(const struct attack *a);
+/* File descriptors across processes: attack_fds.c. */
 int fds_leave_case(const struct attack *a);
 int fds_inherited_case(const struct attack *a);
 /* Resource exhaustion (file descriptors, frames, VMAs): attack_exhaust.c. */
