@@ -15,7 +15,7 @@ relied on, plus the finest histogram the kernel offers: one `aslr-raw: ... rnd=P
 sample (`aslr sample N --raw`), else the 64 chi-square buckets (`aslr-buckets: ... counts=...`),
 else the 16-bin ASCII histogram of the human report.
 
-The console code (class Guest) is shared with tools/gen_docs.py. Standard library + gnuplot only.
+The console code (rndbits_qemu.guest.Guest) is shared with tools/gen_docs.py and tools/soak.py. Standard library + gnuplot only.
 """
 
 import argparse
@@ -24,71 +24,15 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 # The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 
 from rndbits_qemu import machine as M            # noqa: E402
-from rndbits_qemu import session as S            # noqa: E402
-from rndbits_qemu import transcript as T         # noqa: E402
+from rndbits_qemu.guest import Guest, GuestError  # noqa: E402,F401 (gen_docs uses plot.Guest)
 
 REGIONS = ("mmap", "stack", "brk")
 REGION_LABELS = {"mmap": "mmap base", "stack": "stack top", "brk": "brk start"}
-
-
-class GuestError(Exception):
-    pass
-
-
-class Guest:
-    """A preset booted under QEMU (the harness's launch description and console reader), with
-    commands typed at its prompt. Output comes back as the lines a terminal would show: progress
-    lines that rewrite themselves with \\r and ESC[K are rendered, so only their last state stays."""
-
-    def __init__(self, preset, append=None, log_path=None, boot_timeout=60, build_root=None):
-        try:
-            self.machine = M.Machine(preset, build_root)
-        except M.MachineError as e:
-            raise GuestError(str(e))
-        if not os.path.exists(self.machine.image):
-            raise GuestError("%s: no image %s; build it with `make qemu-%s build`"
-                             % (preset, M.display_path(self.machine.image), preset))
-        self.preset = preset
-        self.argv = self.machine.command("stdio", append)
-        # A generous outer bound (coreutils timeout): every wait below has its own deadline.
-        self.console = S.Console(self.argv, log_path, bound=6 * 3600)
-        self.prompt = None
-        self.boot_log = self._read(boot_timeout, "the first prompt")
-
-    def _read(self, timeout, what):
-        try:
-            text = self.console.read_until(S.prompt_end(T.PROMPTS), time.monotonic() + timeout)
-        except S.Timeout:
-            raise GuestError("%s: no %s within %g s; last output:\n%s" % (
-                self.preset, what, timeout, S.indent_output(self.console.pending, 20)))
-        except S.EarlyExit as e:
-            raise GuestError("%s: QEMU exited (status %s) while waiting for %s; last output:\n%s" % (
-                self.preset, S.status_text(self.machine, e.status), what,
-                S.indent_output(self.console.pending, 20)))
-        self.prompt = next(p for p in T.PROMPTS if text.endswith(p))
-        return [ln.shown for ln in T.split_lines(text[:-len(self.prompt)])]
-
-    def run(self, command, timeout=60):
-        """Type command at the prompt; return its output lines (without the echoed command line
-        and the next prompt)."""
-        self.console.send(command.encode() + b"\r")
-        lines = self._read(timeout, "prompt after `%s`" % command)
-        return lines[1:]        # the first line is the echo of the command
-
-    def close(self):
-        self.console.kill()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 def machine_fields(lines, tag):

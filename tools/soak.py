@@ -28,54 +28,18 @@ import time
 # The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 
+from rndbits_qemu import guest as G              # noqa: E402
 from rndbits_qemu import machine as M            # noqa: E402
 from rndbits_qemu import session as S            # noqa: E402
-from rndbits_qemu import transcript as T         # noqa: E402
-
-PRESETS = ("arm-vmsplit-3g arm-vmsplit-2g arm-vmsplit-1g arm64-4k-va39 arm64-4k-va48 "
-           "arm64-16k-va36 arm64-16k-va47 arm64-16k-va48 arm64-64k-va42 arm64-64k-va48 "
-           "x86 x86_64").split()
-COMPAT = lambda preset: preset.startswith("arm64-") or preset == "x86_64"  # noqa: E731
 
 
-class SoakError(Exception):
+def has_compat(preset):
+    """Every 64-bit preset runs 32-bit programs too (AArch32 on arm64, ia32 on x86_64)."""
+    return M.Machine(preset).variables().get("bits") == "64"
+
+
+class SoakError(G.GuestError):
     pass
-
-
-class Guest:
-    """One booted preset; run(command) returns the output lines as a terminal shows them."""
-
-    def __init__(self, preset, log_path, boot_timeout=120):
-        try:
-            machine = M.Machine(preset)
-        except M.MachineError as e:
-            raise SoakError(str(e))
-        if not os.path.exists(machine.image):
-            raise SoakError("no image %s (make qemu-%s build)" % (M.display_path(machine.image), preset))
-        self.preset = preset
-        self.machine = machine
-        self.console = S.Console(machine.command("stdio"), log_path, bound=6 * 3600)
-        self._read(boot_timeout, "the first prompt")
-
-    def _read(self, timeout, what):
-        try:
-            text = self.console.read_until(S.prompt_end(T.PROMPTS), time.monotonic() + timeout)
-        except S.Timeout:
-            raise SoakError("no %s within %g s; last output:\n%s"
-                            % (what, timeout, S.indent_output(self.console.pending, 12)))
-        except S.EarlyExit as e:
-            raise SoakError("QEMU exited (status %s) while waiting for %s; last output:\n%s"
-                            % (S.status_text(self.machine, e.status), what,
-                               S.indent_output(self.console.pending, 12)))
-        prompt = next(p for p in T.PROMPTS if text.endswith(p))
-        return [ln.shown for ln in T.split_lines(text[:-len(prompt)])]
-
-    def run(self, command, timeout=60):
-        self.console.send(command.encode() + b"\r")
-        return self._read(timeout, "prompt after `%s`" % command)[1:]
-
-    def close(self):
-        self.console.kill()
 
 
 def free_frames(guest):
@@ -116,13 +80,13 @@ def soak(guest, cycles, compat, timeout):
 def soak_preset(preset, args):
     log = os.path.join(args.log_dir, preset + ".log")
     t0 = time.monotonic()
-    guest = Guest(preset, log)
+    guest = G.Guest(preset, log_path=log, boot_timeout=120)
     try:
         free0 = free_frames(guest)
         vmas0 = vma_capacity(guest)
         native = soak(guest, args.cycles, False, args.timeout)
         compat = None
-        if COMPAT(preset) and args.compat_cycles:
+        if has_compat(preset) and args.compat_cycles:
             compat = soak(guest, args.compat_cycles, True, args.timeout)
         vmas1 = vma_capacity(guest)
         free1 = free_frames(guest)
@@ -164,7 +128,7 @@ def main():
                     help="seconds allowed for each soak command")
     ap.add_argument("--log-dir", default=os.path.join(M.REPO, "build", "host", "soak"))
     args = ap.parse_args()
-    presets = args.presets or PRESETS
+    presets = args.presets or M.preset_names()
     os.makedirs(args.log_dir, exist_ok=True)
     print("soak: %d cycles per preset (compat %d) on %s; %d at a time; logs in %s"
           % (args.cycles, args.compat_cycles, " ".join(presets), args.jobs,
@@ -177,7 +141,7 @@ def main():
             p = futures[f]
             try:
                 print(describe(p, f.result()), flush=True)
-            except (SoakError, OSError) as e:
+            except (G.GuestError, OSError) as e:
                 failed.append(p)
                 print("soak: %-15s FAILED: %s (log %s)" % (
                     p, e, M.display_path(os.path.join(args.log_dir, p + ".log"))), flush=True)
