@@ -33,6 +33,12 @@ from rndbits_qemu.guest import Guest, GuestError  # noqa: E402,F401 (gen_docs us
 
 REGIONS = ("mmap", "stack", "brk")
 REGION_LABELS = {"mmap": "mmap base", "stack": "stack top", "brk": "brk start"}
+# Every plot: an 800x480 PNG with its title (gnuplot; {png} and {title} filled in by format).
+PNG_HEADER = """
+set terminal pngcairo noenhanced size 800,480 font "sans,10"
+set output '{png}'
+set title "{title}"
+"""
 
 
 def machine_fields(lines, tag):
@@ -128,11 +134,7 @@ def plot_histogram(out_dir, name, preset, page_size, summary, counts, source, se
     # Where a bin of a uniform draw lands 95% of the time: the binomial mean +/- 2 sigma.
     sigma = math.sqrt(n * (1 / bins) * (1 - 1 / bins))
     lo, hi = max(0.0, expected - 2 * sigma), expected + 2 * sigma
-    script = """
-set terminal pngcairo noenhanced size 800,480 font "sans,10"
-set output '{png}'
-set title "{title}"
-set xlabel "random offset ({unit}); {source}"
+    script = (PNG_HEADER + """set xlabel "random offset ({unit}); {source}"
 set ylabel "samples per bin (bin = {binw} {unit})"
 set xrange [0:{xmax}]
 set yrange [0:{ymax}]
@@ -143,7 +145,7 @@ set encoding utf8
 plot '+' using 1:({lo}):({hi}) with filledcurves fs transparent solid 0.2 noborder lc rgb "#555555" title "uniform ± 2σ (binomial): {band}", \\
      '{dat}' using ($1+$2/2):3:2 with boxes lc rgb "#729fcf" title "samples", \\
      {expected} with lines dt 2 lw 2 lc rgb "#cc0000" title sprintf("uniform: %.1f per bin", {expected})
-""".format(png=name + ".png", title=title, unit=unit, source=source, binw="%.4g" % width,
+""").format(png=name + ".png", title=title, unit=unit, source=source, binw="%.4g" % width,
            xmax="%.6g" % (range_bytes / size), ymax="%.6g" % (max(max(counts), hi) * 1.2),
            dat=name + ".dat", expected="%.6g" % expected, lo="%.6g" % lo, hi="%.6g" % hi,
            band="%.0f..%.0f" % (lo, hi))
@@ -197,11 +199,7 @@ def plot_tradeoff(out_dir, name, preset, rows, compat, respawn_s, seed):
     title = ("%s: largest single mapping vs %s (%s..%s), %s\\nworst-case layout; brute force "
              "at %g s per respawn" % (preset, knob, min(bits), max(bits),
                                       "compat (32-bit)" if compat else "native", respawn_s))
-    script = """
-set terminal pngcairo noenhanced size 800,480 font "sans,10"
-set output '{png}'
-set title "{title}"
-set xlabel "{knob} (bits)"
+    script = (PNG_HEADER + """set xlabel "{knob} (bits)"
 set ylabel "largest mapping still possible ({unit})"
 set y2label "expected brute-force time at {respawn} s per respawn (log scale)"
 set xrange [{xlo}:{xhi}]
@@ -218,7 +216,7 @@ plot '{dat}' using 1:2 axes x1y1 with linespoints pt 7 ps 0.8 lw 2 lc rgb "#204a
      '' using 1:3 axes x1y1 with points pt 6 ps 1.8 lw 1.5 lc rgb "#4e9a06" title "largest mapping, measured by alloc", \\
      '' using 1:4 axes x1y2 with linespoints pt 5 ps 0.7 lw 2 lc rgb "#cc0000" title "fixed guess: 2^bits tries", \\
      '' using 1:5 axes x1y2 with linespoints pt 4 ps 0.7 lw 1 dt 2 lc rgb "#cc0000" title "enumerating attacker: 2^(bits-1) tries"
-""".format(png=name + ".png", title=title, knob=knob, unit=unit,
+""").format(png=name + ".png", title=title, knob=knob, unit=unit,
            xlo=min(bits) - 0.5, xhi=max(bits) + 0.5,
            ylo="%.6g" % max(0, smin - pad * 3), yhi="%.6g" % (smax + pad),
            respawn="%g" % respawn_s, tlo="%g" % lo, thi="%g" % hi, ticks=ticks, dat=name + ".dat")
