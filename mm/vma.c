@@ -353,13 +353,30 @@ static int64_t mmap_address(struct mm *mm, uint64_t addr, uint64_t len, unsigned
 	return addr ? (int64_t)addr : -ENOMEM;
 }
 
-/* The checks every mmap makes; the length rounded up to pages, or 0 with *err set. */
-static uint64_t mmap_length(struct mm *mm, uint64_t len, unsigned long flags, int *err)
+/* The mapping's type, the low four bits of the flags (Linux's do_mmap): shared or private;
+ * for a file also MAP_SHARED_VALIDATE, a shared mapping that refuses the flags it does not
+ * know (EOPNOTSUPP) where MAP_SHARED ignores them. Any other value is EINVAL. */
+static int mmap_type_check(unsigned long flags, bool file)
 {
-	*err = 0;
-	if (len == 0 || !(flags & (MAP_SHARED | MAP_PRIVATE)))
-		*err = -EINVAL;
-	else if ((len = page_up(len)) == 0 || len > mm->geo.task_size)
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED:
+	case MAP_PRIVATE:
+		return 0;
+	case MAP_SHARED_VALIDATE:
+		if (!file)
+			return -EINVAL;
+		return (flags & ~MAP_LEGACY_MASK) ? -EOPNOTSUPP : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The checks every mmap makes; the length rounded up to pages, or 0 with *err set. */
+static uint64_t mmap_length(struct mm *mm, uint64_t len, unsigned long flags, bool file,
+			    int *err)
+{
+	*err = len == 0 ? -EINVAL : mmap_type_check(flags, file);
+	if (*err == 0 && ((len = page_up(len)) == 0 || len > mm->geo.task_size))
 		*err = -ENOMEM;
 	return *err ? 0 : len;
 }
@@ -374,7 +391,7 @@ int64_t do_mmap(struct mm *mm, uint64_t addr, uint64_t len, unsigned long prot,
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return -EBADF; /* a file mapping comes through do_mmap_file */
-	len = mmap_length(mm, len, flags, &err);
+	len = mmap_length(mm, len, flags, false, &err);
 	if (err)
 		return err;
 	int64_t at = mmap_address(mm, addr, len, flags);
@@ -407,7 +424,7 @@ int64_t do_mmap_file(struct mm *mm, uint64_t addr, uint64_t len, unsigned long p
 {
 	int err;
 
-	len = mmap_length(mm, len, flags, &err);
+	len = mmap_length(mm, len, flags, true, &err);
 	if (err)
 		return err;
 	if (!page_aligned(off))
@@ -415,7 +432,7 @@ int64_t do_mmap_file(struct mm *mm, uint64_t addr, uint64_t len, unsigned long p
 	if (off + len < off)
 		return -EOVERFLOW;
 	/* The archive is read-only: a shared writable mapping could never reach the file. */
-	if ((flags & MAP_SHARED) && !(flags & MAP_PRIVATE) && (prot & PROT_WRITE))
+	if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE))
 		return -EACCES;
 	int64_t at = mmap_address(mm, addr, len, flags);
 	if (at < 0)

@@ -404,6 +404,13 @@ static int mmap_file(const char *path)
 	show("mmap(fd, RW, MAP_SHARED)",
 	     (long)mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0) == -1 ?
 	     -(long)errno : 0);
+	/* MAP_SHARED_VALIDATE refuses a flag it does not know (MAP_SHARED would ignore it). */
+	show("mmap(fd, MAP_SHARED_VALIDATE | 0x80000000)",
+	     (long)mmap(NULL, page, PROT_READ, MAP_SHARED_VALIDATE | 0x80000000, (int)fd, 0) == -1 ?
+	     -(long)errno : 0);
+	show("mmap(fd, MAP_PRIVATE | 0x4)",
+	     (long)mmap(NULL, page, PROT_READ, MAP_PRIVATE | 0x4, (int)fd, 0) == -1 ?
+	     -(long)errno : 0);
 	show("mmap(fd 99)", (long)mmap(NULL, page, PROT_READ, MAP_PRIVATE, 99, 0) == -1 ?
 	     -(long)errno : 0);
 	return 0;

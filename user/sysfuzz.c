@@ -799,7 +799,8 @@ static void check_result(unsigned long at, const struct call *c, long r)
 		}
 		if ((c->a[3] & MAP_FIXED) && (unsigned long)r != c->a[0])
 			fail(at, "MAP_FIXED moved", c, r);
-		if ((c->a[2] & PROT_READ) &&
+		/* (a file mapping holds the file's bytes) */
+		if ((c->a[2] & PROT_READ) && (c->a[3] & MAP_ANONYMOUS) &&
 		    (!zero_filled((unsigned long)r, size < PAGE ? size : PAGE) ||
 		     *(volatile unsigned long *)((unsigned long)r + size - sizeof(long))))
 			fail(at, "fresh anonymous memory is not zero", c, r);

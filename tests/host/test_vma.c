@@ -124,6 +124,10 @@ static void test_arguments(void **state)
 	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, anon | MAP_FIXED), -1); /* below mmap_min_addr: EPERM */
 	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_PRIVATE), -9);    /* a file: EBADF */
 	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_ANONYMOUS), -22); /* neither shared nor private */
+	/* The type is a 4-bit field, not two flags: MAP_SHARED_VALIDATE (3) is for files only,
+	 * and 5 (shared with a stray bit) is no type at all (Linux's do_mmap). */
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_ANONYMOUS | MAP_SHARED_VALIDATE), -22);
+	assert_int_equal(do_mmap(&mm, 0, P, PROT_READ, MAP_ANONYMOUS | MAP_SHARED | 0x4), -22);
 	assert_int_equal(do_mmap(&mm, 123, P, PROT_READ, anon | MAP_FIXED), -22); /* unaligned fixed */
 	assert_int_equal(do_munmap(&mm, 123, P), -22);
 	assert_int_equal(do_munmap(&mm, P, 0), -22);

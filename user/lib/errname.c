@@ -17,6 +17,18 @@ const char *errno_name(int err)
 	case EMFILE: return "EMFILE";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
 	case ENOSYS: return "ENOSYS";
+	case ESRCH: return "ESRCH";
+	case EINTR: return "EINTR";
+	case E2BIG: return "E2BIG";
+	case ENOEXEC: return "ENOEXEC";
+	case ECHILD: return "ECHILD";
+	case EAGAIN: return "EAGAIN";
+	case ENOTTY: return "ENOTTY";
+	case ESPIPE: return "ESPIPE";
+	case EROFS: return "EROFS";
+	case ERANGE: return "ERANGE";
+	case EOVERFLOW: return "EOVERFLOW";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	default: return NULL;
 	}
 }
