@@ -1,6 +1,7 @@
 # rndbits — a thin front over CMake presets, QEMU and CTest. Forms:
 #   make qemu-<preset> run|build|test|debug|cmdline    one preset (APPEND="..." = kernel command line,
-#                           PROGS="a.out dir/b" = your programs as /bin/a.out /bin/b, INITRD=x.cpio)
+#                           PROGS="a.out dir/b" = your programs as /bin/a.out /bin/b, INITRD=x.cpio;
+#                           BUILD=debug = run|build|debug|cmdline the -Og build, docs/debugging.md)
 #   make test                                           build all twelve presets + host, run every test
 #   make test-host                                      the tests of no preset (CI's host job)
 #     (test forms: JUNIT=path.xml writes JUnit XML; HOST=0 does not build the host unit tests)
@@ -45,6 +46,16 @@ export APPEND
 export PROGS INITRD
 # TIMEOUT=seconds bounds `run` (QEMU killed, exit status 124) and is written into `cmdline`.
 export TIMEOUT
+# BUILD=debug: the preset's debug build (-Og -g3, no LTO: RNDBITS_DEBUG=ON) in build/debug/<preset>/,
+# for gdb (docs/debugging.md). The gdb tests (label gdb) of GDB_PRESETS use it, so `make test` and
+# `make qemu-<one of them> test` build it too.
+BUILD ?=
+ifneq ($(filter-out debug,$(BUILD)),)
+  $(error BUILD=$(BUILD): the only other build is BUILD=debug)
+endif
+BUILD_PREFIX := $(if $(BUILD),debug-)
+RQB := $(RQ)$(if $(BUILD), --build-root build/debug)
+GDB_PRESETS := arm-vmsplit-3g arm64-4k-va48 x86 x86_64
 
 # The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
 QEMU_GOALS := $(filter qemu-%,$(MAKECMDGOALS))
@@ -97,6 +108,15 @@ image-%: build/%/CMakeCache.txt | deps
 	@if $(call toolchain_gone,build/$*); then cmake --preset $* --fresh >/dev/null; fi
 	+cmake --build build/$*
 
+# The debug build of a preset (BUILD=debug): same preset, one cache variable, its own directory.
+# (These patterns win over the ones above: make picks the rule with the shorter stem.)
+.PRECIOUS: build/debug/%/CMakeCache.txt
+build/debug/%/CMakeCache.txt: CMakePresets.json | deps
+	cmake --preset $* -B build/debug/$* -DRNDBITS_DEBUG=ON >/dev/null
+
+image-debug-%: build/debug/%/CMakeCache.txt | deps
+	+cmake --build build/debug/$*
+
 images: $(addprefix image-,$(PRESETS))
 
 # The test corpus (tests/progs): each ABI's programs built once into build/progs/<abi>/ with
@@ -109,19 +129,20 @@ progs: deps
 ifneq ($(PRESET),)
 
 build: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET)
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(BUILD_PREFIX)$(PRESET)
 
 run: build
-	@$(RQ) run $(PRESET)
+	@$(RQB) run $(PRESET)
 
 debug: build deps-debug
-	@$(RQ) debug $(PRESET) --port $(GDB_PORT)
+	@$(RQB) debug $(PRESET) --port $(GDB_PORT)
 
 cmdline: deps
-	@$(RQ) cmdline $(PRESET)
+	@$(RQB) cmdline $(PRESET)
 
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) $(HOST_TARGET) progs
+	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) $(HOST_TARGET) progs \
+	  $(addprefix image-debug-,$(filter $(PRESET),$(GDB_PRESETS)))
 	@rc=0; $(CTEST) -L '^$(PRESET)$$' $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits.$(PRESET)); exit $$rc
 
 else
@@ -132,7 +153,8 @@ build: deps
 # A preset that fails to build does not hide the others' results: build what builds (-k), run
 # every test (those of a preset without an image fail and say so), then fail if anything did.
 test: deps deps-lint
-	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host progs || build=$$?; \
+	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host progs \
+	   $(addprefix image-debug-,$(GDB_PRESETS)) || build=$$?; \
 	 rc=0; $(CTEST) $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits); \
 	 [ $$rc = 0 ] && [ $$build = 0 ] || { \
 	   [ $$build = 0 ] || echo "make test: some images did not build (see above)" >&2; exit 1; }

@@ -6,8 +6,20 @@
  * still fits on the kernel stack and otherwise report the overflow from the emergency stack. */
 #include <asm/trap_frame.h>
 
+/* Unwind information for gdb (docs/debugging.md): each entry is the outermost frame of the
+ * kernel code it calls, its return address (x30) undefined, so a backtrace ends here instead
+ * of taking the interrupted context's x30 for a caller. In .debug_frame, like the C code's:
+ * nothing of it is loaded. */
+	.cfi_sections .debug_frame
+
+.macro entry_cfi
+	.cfi_startproc
+	.cfi_undefined x30
+.endm
+
 .macro save_frame el
 	sub	sp, sp, #TF_SIZE
+	.cfi_adjust_cfa_offset TF_SIZE
 	stp	x0, x1, [sp, #TF_X(0)]
 	stp	x2, x3, [sp, #TF_X(2)]
 	stp	x4, x5, [sp, #TF_X(4)]
@@ -62,12 +74,14 @@
 	ldp	x28, x29, [sp, #TF_X(28)]
 	ldr	x30, [sp, #TF_X(30)]
 	add	sp, sp, #TF_SIZE
+	.cfi_adjust_cfa_offset -TF_SIZE
 	eret
 .endm
 
 /* Kernel-mode entry: overflow check using x0 only (parked in TPIDR_EL1), then the frame. */
 .macro el1_entry slot
 a64_el1_entry_\slot:
+	entry_cfi
 	msr	tpidr_el1, x0
 	mov	x0, sp
 	sub	x0, x0, #TF_SIZE
@@ -82,15 +96,18 @@ a64_el1_entry_\slot:
 	msr	sp_el0, x0			/* the overflowed sp; we never return from here */
 	mov	x0, #\slot
 	b	a64_kstack_overflow
+	.cfi_endproc
 .endm
 
 .macro el0_entry slot
 a64_el0_entry_\slot:
+	entry_cfi
 	save_frame 0
 	mov	x0, sp
 	mov	x1, #\slot
 	bl	a64_trap_entry
 	restore_frame 0
+	.cfi_endproc
 .endm
 
 .macro vslot target
@@ -140,6 +157,7 @@ a64_vectors:
 /* x0 = slot, TPIDR_EL1 = the interrupted x0, SP_EL0 = the overflowed sp. Build a frame on the
  * emergency stack and let C report it; a64_stack_overflow never returns. */
 a64_kstack_overflow:
+	entry_cfi
 	msr	tpidrro_el0, x0
 	ldr	x0, =a64_emergency_stack_top
 	mov	sp, x0
@@ -150,6 +168,7 @@ a64_kstack_overflow:
 	bl	a64_stack_overflow
 2:	wfi
 	b	2b
+	.cfi_endproc
 	.ltorg
 
 /* long a64_user_enter(struct a64_user_ctx *ctx, uint64_t pc, uint64_t sp, uint64_t spsr):

@@ -10,6 +10,10 @@
 	.section .text.head, "ax"
 	.globl _start
 _start:
+	/* The outermost frame for gdb: no return address (arch/arm64/entry.S says why). */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined x30
 	msr	daifset, #0xf
 	mov	x19, #0				/* 1 once we know we came from EL2 */
 	mrs	x0, CurrentEL
@@ -142,6 +146,7 @@ _start:
 	bl	arch_start
 3:	wfi
 	b	3b
+	.cfi_endproc
 	.ltorg
 
 /* A CPU without this preset's granule: say so and power off, through PSCI SYSTEM_OFF on the
