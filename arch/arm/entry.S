@@ -69,7 +69,14 @@ vec_dabt:
 	vector irq, 4, ARM_VEC_IRQ
 	vector fiq, 4, ARM_VEC_FIQ
 
+/* Unwind information for gdb (docs/debugging.md): trap_common is the outermost frame of the
+ * kernel code it calls, its return address (lr) undefined, so a backtrace ends here instead of
+ * reading the interrupted context's registers as a caller's. In .debug_frame, like the C code's:
+ * nothing of it is loaded. */
+	.cfi_sections .debug_frame
 trap_common:
+	.cfi_startproc
+	.cfi_undefined lr
 	mov	r4, sp				@ r4 = frame (callee-saved across the C call)
 	ldr	r0, [r4, #TF_CPSR]
 	and	r0, r0, #ARM_MODE_MASK
@@ -94,6 +101,7 @@ trap_common:
 	ldmia	sp!, {r0-r12}
 	add	sp, sp, #8
 	rfeia	sp!
+	.cfi_endproc
 
 	.text
 /* long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)

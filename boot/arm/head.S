@@ -202,6 +202,10 @@ _start:
  * clearing is set up in UND mode (which banks no register it uses) and runs right after the
  * switch back to SVC (see zero_loop). */
 boot_high:
+	/* The outermost frame for gdb: no return address (arch/arm/entry.S says why). */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined lr
 	ldr	sp, =boot_svc_stack + BOOT_SVC_STACK
 	cps	#ARM_MODE_UND
 	ldr	sp, =boot_und_stack + BOOT_MODE_STACK
@@ -225,6 +229,7 @@ boot_high:
 	bl	arch_start
 2:	wfi
 	b	2b
+	.cfi_endproc
 	.ltorg
 
 /* The kernel half's tables (asm/kernel_tables.h), which arch_mmu_init switches to. Their

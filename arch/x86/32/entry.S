@@ -29,7 +29,14 @@ vector_\vec:
 	.endr
 	VECTOR_STUB 128
 
+/* Unwind information for gdb (docs/debugging.md): trap_common is the outermost frame of the
+ * kernel code it calls, its return address (eip) undefined, so a backtrace ends here instead of
+ * reading the interrupted context's stack as a caller's. In .debug_frame, like the C code's:
+ * nothing of it is loaded. */
+	.cfi_sections .debug_frame
 trap_common:
+	.cfi_startproc
+	.cfi_undefined eip
 	pushal
 	pushl %ds
 	pushl %es
@@ -51,6 +58,7 @@ trap_common:
 	popal
 	addl $8, %esp			/* vector and error code */
 	iret
+	.cfi_endproc
 
 	.section .rodata
 	.balign 4

@@ -34,7 +34,14 @@ x86_64_int80_stub:
 	pushq	$X86_64_VECTOR_INT80
 	jmp	trap_common
 
+/* Unwind information for gdb (docs/debugging.md): trap_common is the outermost frame of the
+ * kernel code it calls, its return address (rip) undefined, so a backtrace ends here instead of
+ * reading the interrupted context's stack as a caller's. In .debug_frame, like the C code's:
+ * nothing of it is loaded. */
+	.cfi_sections .debug_frame
 trap_common:
+	.cfi_startproc
+	.cfi_undefined rip
 	pushq	%rax
 	pushq	%rbx
 	pushq	%rcx
@@ -70,6 +77,7 @@ trap_common:
 	popq	%rax
 	add	$16, %rsp			/* vector, error code */
 	iretq
+	.cfi_endproc
 
 /* SYSCALL from 64-bit user mode: RCX = user RIP, R11 = user RFLAGS, RSP still the user's, and
  * SFMASK has cleared IF. There is one CPU, so a global holds the user RSP while we switch to

@@ -30,6 +30,10 @@ multiboot_header:
 	.code32
 	.globl _start
 _start:
+	/* The outermost frame for gdb: no return address (arch/x86/32/entry.S says why). */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined eip
 	cli
 	cld
 	movl %eax, %esi			/* multiboot magic, for arch_start; EBX keeps the info */
@@ -85,6 +89,7 @@ _start:
 3:	cli
 	hlt
 	jmp 3b
+	.cfi_endproc
 
 	.section .data, "aw"
 	.balign 8

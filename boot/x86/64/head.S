@@ -177,6 +177,10 @@ boot_tables_end:
 	.section .text.entry, "ax"
 	.code64
 x86_64_start_kernel:
+	/* The outermost frame for gdb: no return address (arch/x86/64/entry.S says why). */
+	.cfi_sections .debug_frame
+	.cfi_startproc
+	.cfi_undefined rip
 	movabs	$x86_64_boot_stack_top, %rsp
 	/* Multiboot defines only IF and VM of EFLAGS: a loader may hand over NT, AC or TF set,
 	 * and in long mode an iretq with NT set raises #GP. Start from all flags clear (Linux's
@@ -190,6 +194,7 @@ x86_64_start_kernel:
 1:	cli
 	hlt
 	jmp	1b
+	.cfi_endproc
 
 	/* Kernel stacks, each above an unmapped guard page (linker/x86_64.ld). */
 	.section .stacks, "aw", @nobits
