@@ -55,6 +55,7 @@ ifneq ($(filter-out debug,$(BUILD)),)
 endif
 BUILD_PREFIX := $(if $(BUILD),debug-)
 RQB := $(RQ)$(if $(BUILD), --build-root build/debug)
+# (the presets of the gdb rows in tests/CMakeLists.txt)
 GDB_PRESETS := arm-vmsplit-3g arm64-4k-va48 x86 x86_64
 
 # The preset a `make qemu-<preset> ACTION` call is about (empty for `make test`, `make clean`).
