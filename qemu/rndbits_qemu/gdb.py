@@ -46,6 +46,24 @@ class GdbTestError(Exception):
     pass
 
 
+def is_debug_build(m):
+    """Was m's image configured with RNDBITS_DEBUG=ON (BUILD=debug)?"""
+    try:
+        with open(os.path.join(m.build_dir, "CMakeCache.txt")) as f:
+            return re.search(r"^RNDBITS_DEBUG:BOOL=ON$", f.read(), re.M) is not None
+    except OSError:
+        return False
+
+
+def build_hint(m):
+    """A line for `debug` on an image that is not the debug build, else nothing."""
+    if is_debug_build(m):
+        return ""
+    return ("This is the optimised build: link-time optimisation inlined many functions "
+            "(arch_mmap_rnd too).\nFor the debug build: make qemu-%s debug BUILD=debug "
+            "(docs/debugging.md)\n\n" % m.preset)
+
+
 def parse_header(path):
     """(console lines, expect regexes) from the test's header comments."""
     console, expect = [], []
