@@ -141,7 +141,7 @@ debug: build deps-debug
 cmdline: deps
 	@$(RQB) cmdline $(PRESET)
 
-test: deps
+test: deps $(if $(filter $(PRESET),$(GDB_PRESETS)),deps-debug)
 	@$(MAKE) --no-print-directory -j$(NPROC) image-$(PRESET) $(HOST_TARGET) progs \
 	  $(addprefix image-debug-,$(filter $(PRESET),$(GDB_PRESETS)))
 	@rc=0; $(CTEST) -L '^$(PRESET)$$' $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits.$(PRESET)); exit $$rc
@@ -153,7 +153,7 @@ build: deps
 
 # A preset that fails to build does not hide the others' results: build what builds (-k), run
 # every test (those of a preset without an image fail and say so), then fail if anything did.
-test: deps deps-lint
+test: deps deps-lint deps-debug
 	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host progs \
 	   $(addprefix image-debug-,$(GDB_PRESETS)) || build=$$?; \
 	 rc=0; $(CTEST) $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits); \
