@@ -76,7 +76,7 @@ endif
 .PHONY: help deps deps-debug deps-plot run build test test-host debug cmdline clean images progs $(QEMU_GOALS)
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "presets: $(PRESETS)"
 
 # Every action first makes sure the Debian packages are there (quiet when they are).
