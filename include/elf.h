@@ -68,6 +68,7 @@ struct elf64_phdr {
 #define AT_RANDOM 25
 #define AT_HWCAP2 26
 #define AT_EXECFN 31
+#define AT_SYSINFO 32
 #define AT_SYSINFO_EHDR 33
 #define AT_MINSIGSTKSZ 51
 

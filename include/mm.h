@@ -19,6 +19,8 @@ struct vma {
 	uint64_t file_offset;  /* offset of start in that file */
 	phys_addr_t shared_pa; /* non-zero: maps these frames of the embedded image read-only (like
 				* the page cache), never freed with the process; 0: private frames */
+	const char *name;      /* a special mapping's name ([vdso], [vvar], [sigpage], [vectors]:
+				* Linux's vm_special_mapping), or NULL */
 	struct vma *next;
 };
 
@@ -38,6 +40,8 @@ struct mm {
 	uint64_t start_brk, brk;
 	uint64_t load_bias;        /* ET_DYN images */
 	uint64_t entry;
+	uint64_t vdso;             /* [vdso]'s start (AT_SYSINFO_EHDR), 0: none */
+	uint64_t vdso_sysinfo;     /* AT_SYSINFO (i386's __kernel_vsyscall), 0: not passed */
 	unsigned long frames;      /* leaf frames mapped (for `ps`) */
 };
 

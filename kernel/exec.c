@@ -19,6 +19,7 @@
 #include <pmm.h>
 #include <proc.h>
 #include <random.h>
+#include <vdso.h>
 
 #define STACK_VMA_SIZE (128u << 10)
 /* The most the initial stack's strings and vectors may take: half the stack VMA, the rest is
@@ -276,7 +277,11 @@ static int build_stack(struct mm *mm, const struct fs_file *prog, const struct e
 	int err;
 
 #define AUX(key, value) (a[0] = (key), a[1] = (value), a += 2)
-	/* ARCH_DLINFO comes first; AT_SYSINFO_EHDR (the vDSO) is not there yet. */
+	/* ARCH_DLINFO comes first: the vDSO (kernel/vdso.c), then AT_MINSIGSTKSZ. */
+	if (mm->vdso_sysinfo)
+		AUX(AT_SYSINFO, mm->vdso_sysinfo);
+	if (mm->vdso)
+		AUX(AT_SYSINFO_EHDR, mm->vdso);
 	if (ai->minsigstksz)
 		AUX(AT_MINSIGSTKSZ, ai->minsigstksz);
 	AUX(AT_HWCAP, ai->hwcap);
@@ -383,6 +388,10 @@ int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	mm->entry = img.entry + bias;
 	mm->brk_base = mm->start_brk = page_up(img.hi + bias);
 	randomize_brk(mm, randomize);
+	/* binfmt_elf's order: the special mappings after the segments and brk, then the stack. */
+	if ((err = arch_setup_additional_pages(mm, exec_strings_bottom(mm->stack_top, argc, argv,
+									 prog->path))))
+		return err;
 	return build_stack(mm, prog, &img, argc, argv, &ai, exec_stack);
 }
 

@@ -18,6 +18,7 @@
 #include <pgtable.h>
 #include <proc.h>
 #include <shell.h>
+#include <vdso.h>
 
 #define MAPS_PAD_WIDTH (25 + 6 * (int)sizeof(void *) - 1)
 
@@ -48,7 +49,7 @@ static void maps_line(const struct process *p, const struct vma *v,
 {
 	char line[FS_PATH_MAX + 128];
 	const struct fs_file *f = vma_file(p, v);
-	const char *name = f ? f->path : vma_anon_name(p, v);
+	const char *name = f ? f->path : v->name ? v->name : vma_anon_name(p, v);
 	int n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp %08llx %02x:%02x %lu ",
 			 (unsigned long long)v->start, (unsigned long long)v->end,
 			 v->prot & PT_R ? 'r' : '-', v->prot & PT_W ? 'w' : '-',
@@ -71,6 +72,9 @@ void proc_maps_text(const struct process *p, void (*out)(void *ctx, const char *
 {
 	for (const struct vma *v = p->mm.vmas; v; v = v->next)
 		maps_line(p, v, out, ctx);
+	const struct vma *gate = arch_gate_vma(&p->mm); /* Linux's gate VMA comes last */
+	if (gate)
+		maps_line(p, gate, out, ctx);
 }
 
 static void to_console(void *ctx, const char *s, size_t n)

@@ -1,0 +1,16 @@
+# A vDSO image is mapped as it is, shared by every process: it must carry no relocation for
+# anyone to apply, and fit in the pages [vdso] spans. Run after linking (vdso/CMakeLists.txt).
+execute_process(COMMAND readelf -W -r -d ${IMAGE} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "vdso: readelf ${IMAGE} failed")
+endif()
+if(NOT out MATCHES "There are no relocations in this file" OR out MATCHES "TEXTREL")
+  file(REMOVE ${IMAGE})
+  message(FATAL_ERROR "vdso: ${IMAGE} has relocations:\n${out}")
+endif()
+file(SIZE ${IMAGE} size)
+math(EXPR max "${MAX}")
+if(size GREATER max)
+  file(REMOVE ${IMAGE})
+  message(FATAL_ERROR "vdso: ${IMAGE} is ${size} bytes, more than the ${max} its mapping spans")
+endif()
