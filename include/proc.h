@@ -41,6 +41,7 @@ struct run_result {
 	int pid;
 	int status;          /* -errno if exec failed, else the wait status */
 	uint64_t mmap_base;
+	uint64_t special_below_base; /* bytes of [vvar]/[vdso]/[sigpage] exec put right below it */
 	uint64_t stack_top;
 	uint64_t start_brk;
 	uint64_t brk_base;   /* start_brk before its randomization */

@@ -33,6 +33,10 @@ const struct vma *arch_gate_vma(const struct mm *mm);
  * pointer-sized gap, the exec file name, the environment and the argument strings. */
 uint64_t exec_strings_bottom(uint64_t stack_top, int argc, char **argv, const char *execfn);
 
+/* How many bytes of special mappings lie contiguously right below addr (mmap_base): where a
+ * program's first hint-less mmap ends, top-down. */
+uint64_t special_mappings_below(const struct mm *mm, uint64_t addr);
+
 /* Linux's _install_special_mapping: a named VMA over [start, start + len) mapping the
  * kernel's own frames from pa (shared, never freed with the process). -EEXIST, -ENOMEM. */
 int install_special_mapping(struct mm *mm, uint64_t start, uint64_t len, unsigned prot,

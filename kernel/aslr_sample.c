@@ -66,7 +66,9 @@ static bool sample_exec(const struct sample_opts *o, const struct fs_file *probe
 	if (!probe_field(out, key, &v))
 		return false;
 	s->value = v;
-	s->mismatch = o->region == REGION_MMAP && v != res->mmap_base - PAGE_SIZE;
+	/* The first mmap lands below the special mappings exec put under mmap_base. */
+	s->mismatch = o->region == REGION_MMAP &&
+		      v != res->mmap_base - res->special_below_base - PAGE_SIZE;
 	return true;
 }
 

@@ -17,6 +17,7 @@
 #include <syscall.h>
 #include <shell.h>
 #include <trap.h>
+#include <vdso.h>
 
 #define SIGINT 2
 #define SIGILL 4
@@ -93,6 +94,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	if (!err)
 		err = exec_image(&p->mm, prog, argc, argv, randomize, flags & RUN_WORST_CASE);
 	res->mmap_base = p->mm.mmap_base;
+	res->special_below_base = special_mappings_below(&p->mm, p->mm.mmap_base);
 	res->stack_top = p->mm.stack_top;
 	res->start_brk = p->mm.start_brk;
 	res->brk_base = p->mm.brk_base;

@@ -47,6 +47,22 @@ uint64_t exec_strings_bottom(uint64_t stack_top, int argc, char **argv, const ch
 	return p;
 }
 
+uint64_t special_mappings_below(const struct mm *mm, uint64_t addr)
+{
+	uint64_t bottom = addr;
+
+	for (bool found = true; found;) {
+		found = false;
+		for (const struct vma *v = mm->vmas; v; v = v->next) {
+			if (v->name && v->end == bottom) {
+				bottom = v->start;
+				found = true;
+			}
+		}
+	}
+	return addr - bottom;
+}
+
 int install_special_mapping(struct mm *mm, uint64_t start, uint64_t len, unsigned prot,
 			    phys_addr_t pa, const char *name)
 {

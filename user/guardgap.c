@@ -72,6 +72,11 @@ int main(int argc, char **argv)
 	       fixed == (void *)(stack - 2 * PAGE) ? "ok" : "refused");
 	if (fixed != MAP_FAILED)
 		munmap(fixed, PAGE);
+	/* Between the heap and the gap lie the special mappings exec put below mmap_base ([vvar],
+	 * [vdso], AArch32's [sigpage]): brk may not grow over them, on Linux either. Unmapped
+	 * first (Linux allows it; nothing here uses them), so the heap can reach the gap. */
+	uintptr_t heap = sys_brk(0);
+	munmap((void *)heap, gap - PAGE - heap);
 	try_brk("to a page below the gap", gap - PAGE);
 	try_brk("to the gap", gap);
 	try_brk("into the gap", gap + 8 * PAGE);
