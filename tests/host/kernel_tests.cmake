@@ -57,3 +57,6 @@ rndbits_host_test(elf SOURCES test_elf.c host_files.c UNDER_TEST ${RNDBITS_ROOT}
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 rndbits_host_test(exec_stack SOURCES test_exec_stack.c UNDER_TEST ${RNDBITS_ROOT}/kernel/exec_stack.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
+# Where the vDSO and ARM's sigpage go (kernel/vdso_place.c): Linux 6.1's vdso_addr and
+# sigpage_addr with a scripted draw.
+rndbits_host_test(vdso SOURCES test_vdso.c UNDER_TEST ${RNDBITS_ROOT}/kernel/vdso_place.c)
