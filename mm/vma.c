@@ -525,7 +525,8 @@ static bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	bool file_backed = a->file || a->kind == VMA_IMAGE; /* file_offset means something */
 
-	return a->end == b->start && a->prot == b->prot && a->kind == b->kind && a->name == b->name &&
+	return a->end == b->start && a->prot == b->prot && a->kind == b->kind &&
+	       a->name == b->name &&
 	       a->kind != VMA_HEAP && a->kind != VMA_STACK && a->file == b->file &&
 	       (!file_backed || a->file_offset + (a->end - a->start) == b->file_offset) &&
 	       (a->shared_pa ? a->shared_pa + (a->end - a->start) == b->shared_pa : !b->shared_pa);

@@ -32,14 +32,24 @@
 
 /* The native ELF structures (ELF32 or ELF64 by the word size), just the fields used. */
 #if defined(__LP64__)
-struct ehdr { uint8_t ident[16]; uint16_t type, machine; uint32_t version; uint64_t entry, phoff,
-	      shoff; uint32_t flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
+struct ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
 struct phdr { uint32_t type, flags; uint64_t offset, vaddr, paddr, filesz, memsz, align; };
 struct sym { uint32_t name; uint8_t info, other; uint16_t shndx; uint64_t value, size; };
 struct dyn { int64_t tag; uint64_t val; };
 #else
-struct ehdr { uint8_t ident[16]; uint16_t type, machine; uint32_t version, entry, phoff, shoff,
-	      flags; uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
+struct ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version, entry, phoff, shoff, flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
 struct phdr { uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align; };
 struct sym { uint32_t name, value, size; uint8_t info, other; uint16_t shndx; };
 struct dyn { int32_t tag; uint32_t val; };

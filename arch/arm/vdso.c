@@ -54,7 +54,8 @@ static void sigpage_fill(void)
 
 int arch_setup_additional_pages(struct mm *mm, uint64_t start_stack)
 {
-	uint64_t npages = 1 + vdso_arm.vvar_pages + (uint64_t)(vdso_arm_end - vdso_arm_start) / PAGE_SIZE;
+	uint64_t text_pages = (uint64_t)(vdso_arm_end - vdso_arm_start) / PAGE_SIZE;
+	uint64_t npages = 1 + vdso_arm.vvar_pages + text_pages;
 	uint64_t hint = sigpage_addr_arm(start_stack, npages, mm->geo.task_size, PAGE_SIZE,
 					 random_below);
 

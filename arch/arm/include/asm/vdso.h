@@ -1,4 +1,4 @@
-/* The vvar pages below [vdso]: 32-bit ARM maps one vvar page (arch/arm/kernel/vdso.c). */
+/* The vvar pages below [vdso]: 32-bit ARM maps one (arch/arm/kernel/vdso.c). */
 #ifndef RNDBITS_ASM_VDSO_H
 #define RNDBITS_ASM_VDSO_H
 

@@ -1,4 +1,5 @@
-/* The vvar pages below [vdso]: x86 maps four (vvar, pvclock, hvclock and time-namespace pages: vdso-layout.lds.S). */
+/* The vvar pages below [vdso]: x86 maps four (the vvar, pvclock, hvclock and time-namespace
+ * pages: vdso-layout.lds.S). */
 #ifndef RNDBITS_ASM_VDSO_H
 #define RNDBITS_ASM_VDSO_H
 
