@@ -25,7 +25,8 @@ struct vdso_image {
 int arch_setup_additional_pages(struct mm *mm, uint64_t start_stack);
 
 /* Arch contract: the gate area /proc/PID/maps shows after the VMAs for this mm (a mapping
- * shared by all processes above TASK_SIZE: 32-bit ARM's [vectors], x86_64's [vsyscall]), or
+ * shared by all processes above TASK_SIZE: 32-bit ARM's [vectors]; x86_64's [vsyscall] where
+ * vsyscall emulation is on, which Debian's 6.1 builds leave out), or
  * NULL. Its name is the VMA's name. */
 const struct vma *arch_gate_vma(const struct mm *mm);
 

@@ -151,6 +151,19 @@ int main(int argc, char **argv)
 	printf("vdso: AT_SYSINFO is %s\n", vsyscall && aux_get(auxv, AT_SYSINFO) == vsyscall
 						  ? "__kernel_vsyscall" : "wrong");
 #endif
+#if defined(__arm__)
+	/* An AArch32 task on arm64 has Linux's kuser helpers page at 0xffff0000 ([vectors]);
+	 * on 32-bit ARM that page is the kernel's (not readable here yet: docs/vdso.md), and
+	 * 64K-page kernels leave it out. */
+	if (strcmp(USER_ABI_NAME, "aarch32") == 0 && aux_get(auxv, 6 /* AT_PAGESZ */) <= 0x4000) {
+		typedef int (*kuser_cmpxchg_fn)(int oldval, int newval, volatile int *ptr);
+		volatile int word = 1;
+		int version = *(const volatile int *)0xffff0ffc;
+		int swapped = ((kuser_cmpxchg_fn)0xffff0fc0)(1, 2, &word);
+		printf("vdso: [vectors] kuser_helper_version %d, __kuser_cmpxchg %s\n", version,
+		       swapped == 0 && word == 2 ? "swapped" : "failed");
+	}
+#endif
 	clock_gettime_fn fn = (clock_gettime_fn)vdso_sym(&v, CLOCK_GETTIME);
 	if (!fn) {
 		printf("vdso: no %s\n", CLOCK_GETTIME);

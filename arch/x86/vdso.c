@@ -6,7 +6,8 @@
  *    end of its 2 MiB region, so the vDSO sits just above the stack and the first mmap lands
  *    right below mmap_base. When there is no room there (randomization off: the stack ends
  *    at the top of the address space) the hint fails and the search goes top-down as above.
- * x86_64 processes also show the [vsyscall] gate page (vsyscall=xonly: execute-only). */
+ * No [vsyscall] gate page: Debian builds 6.1 with CONFIG_LEGACY_VSYSCALL_NONE (vsyscall=none),
+ * and then Linux has no gate VMA to show. */
 #include <arch/memory.h>
 #include <layout.h>
 #include <mm.h>
@@ -45,19 +46,8 @@ int arch_setup_additional_pages(struct mm *mm, uint64_t start_stack)
 	return vdso_map(mm, &vdso_32, 0);
 }
 
-#ifdef CONFIG_64BIT
-static const struct vma vsyscall_gate = {
-	.start = 0xffffffffff600000ull, .end = 0xffffffffff601000ull, .prot = PT_X,
-	.name = "[vsyscall]",
-};
-#endif
-
 const struct vma *arch_gate_vma(const struct mm *mm)
 {
-#ifdef CONFIG_64BIT
-	if (!mm->compat)
-		return &vsyscall_gate;
-#endif
 	(void)mm;
 	return NULL;
 }
