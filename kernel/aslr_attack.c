@@ -186,7 +186,10 @@ int aslr_attack(int argc, char **argv)
 			execs++;
 			if (res.status == 0)
 				break;
-			if (res.status != 128 + 11 || tries >= cap) {
+			/* A miss: the guess is unmapped (SIGSEGV), or another mapping that reads
+			 * something else (status 1: the [vvar]/[vdso] pages under mmap_base). */
+			bool missed = res.status == 128 + 11 || res.status == 1;
+			if (!missed || tries >= cap) {
 				printk("\r\x1b[Kaslr: victim ended with status %d after %llu tries; stopping\n",
 				       res.status, (unsigned long long)tries);
 				broken = true;
