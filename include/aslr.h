@@ -17,10 +17,19 @@ struct sysctl_entry;
 bool aslr_may_read_knob(const struct sysctl_entry *e);
 int aslr_set_knob(const struct sysctl_entry *e, int value);
 
+/* "aslr: --bits 8 is outside 18..33 on arm64-4k-va48; the 32-bit compat path (-32) allows
+ * 11..16": a value for the native (or, with compat, the compat) knob outside its range. */
+void aslr_bits_range_error(const char *opt, int value, bool compat);
+
 /* Whether this preset runs 32-bit tasks on a 64-bit kernel. */
 bool aslr_has_compat(void);
 
 /* The brk randomization range for a task (BRK_RND_RANGE of the arch). */
 uint64_t brk_rnd_range(bool compat);
+
+/* `pt walk --compare`: keep the key addresses of a kept process that is about to be dropped (by
+ * the next `run -k`), to compare the next one against (mm/pt_cmd.c). */
+struct process;
+void pt_compare_remember(const struct process *p);
 
 #endif

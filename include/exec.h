@@ -50,4 +50,22 @@ uint64_t exec_stack_size(const struct exec_stack *s);
  * state, so the host tests check it byte for byte. */
 uint64_t exec_stack_build(const struct exec_stack *s, uint8_t *buf);
 
+/* Where an exec put each object of a process, read from its mm and VMAs by exec_record_take
+ * (kernel/exec_record.c) right after the image is built, before the program runs: what `aslr
+ * sample` measures. 0 = the object is absent. */
+struct exec_record {
+	uint64_t text;        /* the first executable image mapping (the PIE base for ET_DYN) */
+	uint64_t data;        /* the first writable image mapping */
+	uint64_t brk;         /* start_brk */
+	uint64_t stack_top;   /* the end of the stack VMA */
+	uint64_t sp;          /* the initial stack pointer */
+	uint64_t mmap_base;
+	uint64_t first_mmap;  /* where the program's first hint-less one-page mmap goes: the
+			       * kernel's own get_unmapped_area asked right after exec */
+	uint64_t vdso;        /* the [vdso] VMA */
+	unsigned long table_frames; /* page-table frames below the root when the process ended */
+};
+struct mm;
+void exec_record_take(struct mm *mm, struct exec_record *r);
+
 #endif

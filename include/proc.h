@@ -48,6 +48,7 @@ struct run_result {
 	uint64_t load_bias;
 	struct mmap_range range;
 	uint64_t largest_gap;  /* largest hint-less mmap the exited process could still have got */
+	struct exec_record exec; /* the layout right after exec (kernel/exec_record.c) */
 };
 
 /* Exec prog with argv (argv[0] is the program name) and run it to completion. */

@@ -8,6 +8,7 @@
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
+#include <lib/vafields.h>
 #include <random.h>
 #include <shell.h>
 #include <sysctl.h>
@@ -75,6 +76,93 @@ static void show_knob(const char *name, bool compat)
 	       r.max_rnd_pages < pages ? " (limited by the address space)" : "");
 }
 
+/* Random bits lo..hi of one object (hi < lo: none), for the fields view. */
+struct random_bits {
+	const char *object;
+	unsigned lo, hi;
+	char mark;   /* 'r', or '?' where the bits are the knob's whole range (value unreadable) */
+};
+
+/* The address as 0/1 cells per bit, fields separated by '|': 'r' where the object's offset is
+ * random, '.' where it is not. */
+static void print_bit_row(const struct va_field *f, unsigned n, const struct random_bits *b)
+{
+	char row[64 + VA_FIELDS_MAX * 3 + 1];
+	size_t len = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (i) {
+			row[len++] = '|';
+		}
+		for (int bit = (int)f[i].hi; bit >= (int)f[i].lo; bit--)
+			row[len++] = (unsigned)bit >= b->lo && (unsigned)bit <= b->hi ? b->mark : '.';
+	}
+	row[len] = '\0';
+	printk("  %-7s %s\n", b->object, row);
+}
+
+/* Which bits of the address each object's randomization moves, drawn over the walker's own
+ * index fields (arch_pt_geometry(), the constants pt_walk uses), and which table levels'
+ * indices it therefore changes. */
+static void show_fields(bool compat)
+{
+	const struct sysctl_entry *e = sysctl_find(compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits");
+	const struct pt_geometry *geo = arch_pt_geometry();
+	unsigned va_bits = compat ? MIN(va_width(geo), 32u) : va_width(geo);
+	struct va_field f[VA_FIELDS_MAX];
+	unsigned n = va_fields(geo, va_bits, f);
+	struct task_geometry g;
+	struct mmap_range r;
+	bool on = randomize_va_space != 0, readable_bits = readable(e);
+
+	task_geometry(compat, &g);
+	mmap_range(&g, RLIMIT_STACK_DEFAULT, true, legacy_va_layout != 0,
+		   readable_bits ? (unsigned)*e->data : 0, &r);
+	/* Unreadable: every bit the knob's range could set, marked '?'. */
+	if (!readable_bits)
+		mmap_range(&g, RLIMIT_STACK_DEFAULT, true, legacy_va_layout != 0, (unsigned)e->max, &r);
+	unsigned mmap_bits = on ? va_bits_of_range(r.max_rnd_pages + 1) : 0;
+	unsigned stack_bits = on ? va_bits_of_range(g.stack_rnd_mask + 1) : 0;
+	unsigned brk_bits = randomize_va_space >= 2 ? va_bits_of_range(brk_rnd_range(compat) >> PAGE_SHIFT) : 0;
+	const struct random_bits objects[] = {
+		{ "mmap", PAGE_SHIFT, PAGE_SHIFT + mmap_bits - 1, readable_bits ? 'r' : '?' },
+		{ "stack", PAGE_SHIFT, PAGE_SHIFT + stack_bits - 1, 'r' },
+		{ "brk", PAGE_SHIFT, PAGE_SHIFT + brk_bits - 1, 'r' },
+	};
+	char names[48];
+
+	printk("address fields (%s, %u-bit): %s\n", compat ? "compat" : "native", va_bits, geo->name);
+	printk("  fields ");
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].level == VA_OFFSET)
+			printk("%s%u..%u offset", i ? " | " : " ", f[i].hi, f[i].lo);
+		else
+			printk("%s%u..%u L%d", i ? " | " : " ", f[i].hi, f[i].lo, f[i].level);
+	}
+	printk("\n");
+	for (unsigned k = 0; k < ARRAY_SIZE(objects); k++)
+		print_bit_row(f, n, &objects[k]);
+	printk("  (r: a bit the object's random offset sets; mmap from %s%s)\n", e->name,
+	       readable_bits ? "" : ", whose value you may not read: ? marks its whole range");
+	printk("aslr-fields: abi=%s va_bits=%u fields=", compat ? "compat" : "native", va_bits);
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].level == VA_OFFSET)
+			printk("%s%u..%u:offset", i ? "," : "", f[i].hi, f[i].lo);
+		else
+			printk("%s%u..%u:L%d", i ? "," : "", f[i].hi, f[i].lo, f[i].level);
+	}
+	for (unsigned k = 0; k < ARRAY_SIZE(objects); k++) {
+		const struct random_bits *b = &objects[k];
+		if (b->hi < b->lo || b->mark == '?') {
+			printk(" %s=%s", b->object, b->hi < b->lo ? "-" : "?");
+			continue;
+		}
+		va_fields_names(f, n, va_fields_touched(f, n, b->lo, b->hi), names, sizeof(names));
+		printk(" %s=%u..%u:%s", b->object, b->hi, b->lo, names);
+	}
+	printk("\n");
+}
+
 static int aslr_info(void)
 {
 	printk("preset                     %s (%s)\n", CONFIG_PRESET, CONFIG_ISA);
@@ -103,7 +191,25 @@ static int aslr_info(void)
 	       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
 #endif
 	printk(" rng=%s\n", random_source());
+	show_fields(false);
+	if (aslr_has_compat())
+		show_fields(true);
 	return 0;
+}
+
+void aslr_bits_range_error(const char *opt, int value, bool compat)
+{
+	const struct sysctl_entry *own = sysctl_find(compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits");
+
+	printk("aslr: %s%s %d is outside %d..%d on %s", compat ? "-32 " : "", opt, value, own->min,
+	       own->max, CONFIG_PRESET);
+	if (aslr_has_compat()) {
+		const struct sysctl_entry *other =
+			sysctl_find(compat ? "vm.mmap_rnd_bits" : "vm.mmap_rnd_compat_bits");
+		printk(compat ? "; the native path allows %d..%d" :
+				"; the 32-bit compat path (-32) allows %d..%d", other->min, other->max);
+	}
+	printk("\n");
 }
 
 bool aslr_has_compat(void)

@@ -10,27 +10,17 @@
 #include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
+#include <lib/units.h>
+#include <lib/vafields.h>
+#include <arch/mmu.h>
 #include <proc.h>
 #include <sysctl.h>
 
 #define TRIALS_MAX 100000
 
-/* A duration for people, rounded to a tenth: seconds, minutes, hours (up to three days, so
- * that "45.5 hours" reads as it is usually quoted) or days. */
 static void format_duration(char *buf, size_t n, uint64_t tenths_of_s)
 {
-	static const struct { const char *unit; uint64_t tenths, from; } units[] = {
-		{ "days", 864000, 3 * 864000 }, { "hours", 36000, 36000 },
-		{ "minutes", 600, 600 }, { "seconds", 10, 0 },
-	};
-	for (unsigned i = 0; i < ARRAY_SIZE(units); i++) {
-		if (tenths_of_s >= units[i].from) {
-			uint64_t v = (tenths_of_s * 10 + units[i].tenths / 2) / units[i].tenths;
-			snprintf(buf, n, "%llu.%llu %s", (unsigned long long)(v / 10),
-				 (unsigned long long)(v % 10), units[i].unit);
-			return;
-		}
-	}
+	units_duration(buf, n, tenths_of_s);
 }
 
 /* The knob an attack or trade-off step works on: native or compat bits. */
@@ -45,33 +35,42 @@ struct attack_opts {
 	uint64_t trials, respawn_s;
 };
 
-static int parse_u64_arg(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+/* A number in lo..hi; outside it, an error that says the range (-2), not a usage line. */
+static int parse_u64_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	return parse_u64_full(s, 10, out) && *out >= lo && *out <= hi ? 0 : -1;
+	if (!parse_u64_full(s, 10, out))
+		return -1;
+	if (*out >= lo && *out <= hi)
+		return 0;
+	printk("aslr: %s %s is outside %llu..%llu\n", opt, s, (unsigned long long)lo,
+	       (unsigned long long)hi);
+	return -2;
 }
 
 static int parse_attack_args(int argc, char **argv, struct attack_opts *o)
 {
 	uint64_t v;
+	int r = 0;
 
 	o->bits = -1;
 	o->trials = 100;
 	o->respawn_s = 5;
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "-32") == 0)
+	for (int i = 2; i < argc && !r; i++) {
+		if (strcmp(argv[i], "-32") == 0) {
 			o->compat = true;
-		else if (strcmp(argv[i], "--bits") == 0 && i + 1 < argc && !parse_u64_arg(argv[++i], 0, 64, &v))
+		} else if (strcmp(argv[i], "--bits") == 0 && i + 1 < argc) {
+			/* Its range depends on -32, which may come later: checked by the caller. */
+			r = parse_u64_full(argv[++i], 10, &v) && v <= 64 ? 0 : -1;
 			o->bits = (int)v;
-		else if (strcmp(argv[i], "--trials") == 0 && i + 1 < argc &&
-			 !parse_u64_arg(argv[++i], 0, TRIALS_MAX, &v))
-			o->trials = v;
-		else if (strcmp(argv[i], "--respawn-s") == 0 && i + 1 < argc &&
-			 !parse_u64_arg(argv[++i], 1, 86400, &v))
-			o->respawn_s = v;
-		else
-			return -1;
+		} else if (strcmp(argv[i], "--trials") == 0 && i + 1 < argc) {
+			r = parse_u64_arg("--trials", argv[++i], 0, TRIALS_MAX, &o->trials);
+		} else if (strcmp(argv[i], "--respawn-s") == 0 && i + 1 < argc) {
+			r = parse_u64_arg("--respawn-s", argv[++i], 1, 86400, &o->respawn_s);
+		} else {
+			r = -1;
+		}
 	}
-	return 0;
+	return r;
 }
 
 /* Sort helper for the median: insertion into a small fixed array is enough for the sizes we
@@ -135,8 +134,10 @@ int aslr_attack(int argc, char **argv)
 {
 	struct attack_opts o = { 0 };
 
-	if (parse_attack_args(argc, argv, &o)) {
-		printk("usage: aslr attack [-32] [--bits B] [--trials T] [--respawn-s S]\n");
+	int perr = parse_attack_args(argc, argv, &o);
+	if (perr) {
+		if (perr == -1)
+			printk("usage: aslr attack [-32] [--bits B] [--trials T] [--respawn-s S]\n");
 		return 2;
 	}
 	if (o.compat && !aslr_has_compat()) {
@@ -146,8 +147,7 @@ int aslr_attack(int argc, char **argv)
 	const struct sysctl_entry *knob = bits_knob(o.compat);
 	int saved = *knob->data;
 	if (o.bits >= 0 && (o.bits < knob->min || o.bits > knob->max)) {
-		printk("aslr: --bits %d is outside %s's range %d..%d on %s\n", o.bits, knob->name,
-		       knob->min, knob->max, CONFIG_PRESET);
+		aslr_bits_range_error("--bits", o.bits, o.compat);
 		return 2;
 	}
 	const struct fs_file *victim = bin_lookup("victim", o.compat);
@@ -257,8 +257,8 @@ int aslr_tradeoff(int argc, char **argv)
 
 	printk("aslr tradeoff: %s, worst-case layout (largest offsets) per value of %s\n",
 	       compat ? "compat (32-bit)" : "native", knob->name);
-	printk("bits  mmap_base range                      largest mapping (computed)  measured by alloc   "
-	       "match  brute force @5s (fixed / enumerating)\n");
+	printk("bits  mmap_base range                      largest mapping (computed)     measured by alloc   "
+	       "match  tables  brute force @5s (fixed / enumerating)\n");
 	for (int bits = knob->min; bits <= knob->max; bits++) {
 		struct run_result res;
 		uint64_t measured = 0;
@@ -284,18 +284,25 @@ int aslr_tradeoff(int argc, char **argv)
 		}
 		uint64_t lowest = mmap_base_at(&res.range, res.range.max_rnd_pages);
 		uint64_t possible = res.range.max_rnd_pages + 1;
-		char t_fixed[32], t_enum[32];
+		char t_fixed[UNITS_MAX], t_enum[UNITS_MAX], size[UNITS_MAX], tmem[UNITS_MAX];
 		format_duration(t_fixed, sizeof(t_fixed), possible * 5 * 10);
 		format_duration(t_enum, sizeof(t_enum), possible / 2 * 5 * 10);
-		printk("%4d  %#14llx..%#-14llx  %#16llx (%6llu MiB)  %#16llx  %-5s  %s / %s\n", bits,
+		units_bytes(size, sizeof(size), res.largest_gap);
+		/* The tables a process needs for one page at each of its objects, in this layout:
+		 * the further mmap lies from the stack, the fewer upper-level tables they share. */
+		const struct exec_record *x = &res.exec;
+		uint64_t at[] = { x->text, x->brk, x->first_mmap, x->stack_top - PAGE_SIZE }, tbytes;
+		unsigned tables = va_tables_needed(arch_pt_geometry(), at, ARRAY_SIZE(at), &tbytes);
+		units_bytes(tmem, sizeof(tmem), tbytes);
+		printk("%4d  %#14llx..%#-14llx  %#16llx (%9s)  %#16llx  %-5s  %2u %-9s  %s / %s\n", bits,
 		       (unsigned long long)lowest, (unsigned long long)res.range.base,
-		       (unsigned long long)res.largest_gap,
-		       (unsigned long long)(res.largest_gap >> 20), (unsigned long long)measured,
-		       measured == res.largest_gap ? "yes" : "NO", t_fixed, t_enum);
+		       (unsigned long long)res.largest_gap, size, (unsigned long long)measured,
+		       measured == res.largest_gap ? "yes" : "NO", tables, tmem, t_fixed, t_enum);
 		printk("aslr-tradeoff: bits=%d base_lo=%#llx base_hi=%#llx largest_computed=%llu "
-		       "largest_measured=%llu tries_fixed=%llu\n", bits, (unsigned long long)lowest,
-		       (unsigned long long)res.range.base, (unsigned long long)res.largest_gap,
-		       (unsigned long long)measured, (unsigned long long)possible);
+		       "largest_measured=%llu tries_fixed=%llu tables=%u table_bytes=%llu\n", bits,
+		       (unsigned long long)lowest, (unsigned long long)res.range.base,
+		       (unsigned long long)res.largest_gap, (unsigned long long)measured,
+		       (unsigned long long)possible, tables, (unsigned long long)tbytes);
 		if (measured != res.largest_gap)
 			status = 1;
 	}

@@ -253,7 +253,12 @@ static int parse_sample_args(int argc, char **argv, struct sample_opts *o)
 			if (r == ARRAY_SIZE(region_names))
 				return -1;
 			o->region = (enum region)r;
-		} else if (!n && parse_u64_full(argv[i], 10, &n) && n >= 2 && n <= SAMPLE_MAX) {
+		} else if (!n && parse_u64_full(argv[i], 10, &n)) {
+			if (n < 2 || n > SAMPLE_MAX) {
+				printk("aslr: sample count %llu is outside 2..%u\n", (unsigned long long)n,
+				       SAMPLE_MAX);
+				return -2;
+			}
 			o->n = (unsigned)n;
 		} else {
 			return -1;
@@ -269,7 +274,10 @@ int aslr_sample(int argc, char **argv)
 	struct run_result res;
 	struct one_sample s;
 
-	if (parse_sample_args(argc, argv, &o)) {
+	int perr = parse_sample_args(argc, argv, &o);
+	if (perr == -2)
+		return 2;
+	if (perr) {
 		printk("usage: aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]  (2 <= N <= %u)\n",
 		       SAMPLE_MAX);
 		return 2;

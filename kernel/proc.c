@@ -4,6 +4,7 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
+#include <aslr.h>
 #include <console.h>
 #include <cred.h>
 #include <kernel.h>
@@ -52,6 +53,7 @@ static void drop_kept(void)
 {
 	if (!kept.in_use)
 		return;
+	pt_compare_remember(&kept); /* `pt walk --compare` holds the next kept one against it */
 	mm_destroy(&kept.mm);
 	kept.in_use = false;
 }
@@ -105,6 +107,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 		res->status = err;
 		return;
 	}
+	exec_record_take(&p->mm, &res->exec);
 	p->in_use = true;
 	current = p;
 	arch_switch_user_root(p->mm.root, p->mm.asid);
@@ -115,6 +118,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	current = NULL;
 	res->status = p->status;
 	res->largest_gap = largest_unmapped_area(&p->mm);
+	res->exec.table_frames = pt_table_frames(p->mm.root, p->mm.geo.task_size);
 	if (flags & RUN_KEEP) {
 		kept = *p;
 	} else {

@@ -2,10 +2,13 @@
  * built from the tables alone, so a disagreement with `maps` (the VMA list) shows. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <aslr.h>
 #include <cred.h>
 #include <kernel.h>
+#include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
+#include <lib/vafields.h>
 #include <mm.h>
 #include <pgtable.h>
 #include <proc.h>
@@ -93,13 +96,155 @@ static bool symbolic_va(struct process *p, const char *name, uint64_t *va)
 	return false;
 }
 
+/* `pt walk --compare`: the page-table index fields of a few key addresses of two processes, the
+ * fields that differ marked. One process is kept at a time, so the first of the two is the one
+ * the last `run -k` dropped: its addresses were remembered then (pt_compare_remember). */
+enum { KEY_MMAP, KEY_STACK, KEY_BRK, KEY_TEXT, NR_KEYS };
+static const char *const key_names[NR_KEYS] = { "mmap", "stack", "brk", "text" };
+
+struct key_addresses {
+	bool valid, compat;
+	int pid;
+	unsigned uid;
+	char name[PROC_NAME_MAX];
+	uint64_t va[NR_KEYS]; /* 0: the process had none */
+};
+static struct key_addresses remembered;
+
+/* mmap: mmap_base, the randomized boundary itself; stack: its top page; brk: start_brk;
+ * text: the first executable page of the image. */
+static void key_addresses_of(const struct process *p, struct key_addresses *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->valid = true;
+	k->compat = p->mm.compat;
+	k->pid = p->pid;
+	k->uid = p->uid;
+	strlcpy(k->name, p->name, sizeof(k->name));
+	k->va[KEY_MMAP] = p->mm.mmap_base;
+	k->va[KEY_BRK] = p->mm.start_brk;
+	for (const struct vma *v = p->mm.vmas; v; v = v->next) {
+		if (v->kind == VMA_STACK)
+			k->va[KEY_STACK] = v->end - PAGE_SIZE;
+		if (v->kind == VMA_IMAGE && (v->prot & PT_X) && !k->va[KEY_TEXT])
+			k->va[KEY_TEXT] = v->start;
+	}
+}
+
+void pt_compare_remember(const struct process *p)
+{
+	key_addresses_of(p, &remembered);
+}
+
+/* One address as its fields: "L0 [ 511]  L1 [  22] ... +0x0000". */
+static void print_fields(const struct va_field *f, unsigned n, uint64_t va)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].level == VA_OFFSET)
+			printk("  +0x%04llx", (unsigned long long)va_field_value(&f[i], va));
+		else
+			printk("  L%d [%4llu]", f[i].level, (unsigned long long)va_field_value(&f[i], va));
+	}
+	printk("\n");
+}
+
+/* Carets under the fields that differ, aligned with print_fields' columns (nothing after the
+ * last one, so the line has no trailing blanks). */
+static void print_marks(const struct va_field *f, unsigned n, unsigned differ)
+{
+	char line[160];
+	size_t len = (size_t)snprintf(line, sizeof(line), "         differ %21s", "");
+	size_t last = 0;
+
+	for (unsigned i = 0; i < n && len + 12 < sizeof(line); i++) {
+		unsigned width = f[i].level == VA_OFFSET ? 7 : 9;
+		line[len++] = ' ';
+		line[len++] = ' ';
+		memset(line + len, differ & (1u << i) ? '^' : ' ', width);
+		len += width;
+		if (differ & (1u << i))
+			last = len;
+	}
+	line[last ? last : 15] = '\0';
+	printk("%s\n", line);
+}
+
+static int pt_compare_cmd(int argc, char **argv)
+{
+	struct key_addresses now;
+	struct process *p = process_arg(0, argv, 0);
+	uint64_t pid1 = 0, pid2 = 0;
+
+	if (argc != 3 && !(argc == 5 && parse_u64_full(argv[3], 10, &pid1) &&
+			   parse_u64_full(argv[4], 10, &pid2))) {
+		printk("usage: pt walk --compare [PID1 PID2]   (the process the last run -k dropped, "
+		       "and the kept one)\n");
+		return 2;
+	}
+	if (!p)
+		return 1;
+	if (!remembered.valid) {
+		printk("pt: --compare needs two processes: run -k one, then run -k another\n");
+		return 1;
+	}
+	/* may_inspect_process's rule, for a process that is gone. */
+	if (current_uid() != UID_ROOT && current_uid() != remembered.uid) {
+		printk("pt: pid %d: Permission denied\n", remembered.pid);
+		return 1;
+	}
+	if (argc == 5 && !((pid1 == (uint64_t)remembered.pid && pid2 == (uint64_t)p->pid) ||
+			   (pid2 == (uint64_t)remembered.pid && pid1 == (uint64_t)p->pid))) {
+		printk("pt: --compare: pids %d (dropped by the last run -k) and %d (kept) can be "
+		       "compared\n", remembered.pid, p->pid);
+		return 2;
+	}
+	key_addresses_of(p, &now);
+	const struct pt_geometry *geo = arch_pt_geometry();
+	struct va_field f[VA_FIELDS_MAX];
+	unsigned va_bits = va_width(geo);
+	if (now.compat || remembered.compat)
+		va_bits = MIN(va_bits, 32u);
+	unsigned n = va_fields(geo, va_bits, f);
+	printk("pt walk --compare: pid %d (%s) and pid %d (%s), %s\n", remembered.pid,
+	       remembered.name, now.pid, now.name, geo->name);
+	printk("  fields  ");
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].level == VA_OFFSET)
+			printk("%s%u..%u offset", i ? " | " : "", f[i].hi, f[i].lo);
+		else
+			printk("%s%u..%u L%d", i ? " | " : "", f[i].hi, f[i].lo, f[i].level);
+	}
+	printk("\n");
+	for (unsigned k = 0; k < NR_KEYS; k++) {
+		uint64_t a = remembered.va[k], b = now.va[k];
+		char names[48];
+		if (!a || !b) {
+			printk("  %-6s (not in both processes)\n", key_names[k]);
+			continue;
+		}
+		unsigned differ = va_fields_differ(f, n, a, b);
+		va_fields_names(f, n, differ, names, sizeof(names));
+		printk("  %-6s pid %-5d %#18llx", key_names[k], remembered.pid, (unsigned long long)a);
+		print_fields(f, n, a);
+		printk("         pid %-5d %#18llx", now.pid, (unsigned long long)b);
+		print_fields(f, n, b);
+		print_marks(f, n, differ);
+		printk("pt-compare: key=%s va1=%#llx va2=%#llx differ=%s\n", key_names[k],
+		       (unsigned long long)a, (unsigned long long)b, names);
+	}
+	return 0;
+}
+
 static int pt_walk_cmd(int argc, char **argv)
 {
 	uint64_t va;
 	struct pt_walk_result w;
 
+	if (argc >= 3 && strcmp(argv[2], "--compare") == 0)
+		return pt_compare_cmd(argc, argv); /* virtual addresses only: anyone's own */
 	if (argc < 3) {
-		printk("usage: pt walk VA|text|heap|mmap|stack [PID]   (VA in hex)\n");
+		printk("usage: pt walk VA|text|heap|mmap|stack [PID]   (VA in hex)\n"
+		       "       pt walk --compare [PID1 PID2]\n");
 		return 2;
 	}
 	if (!may_see_physical("walk"))
@@ -194,7 +339,8 @@ static int cmd_pt(int argc, char **argv)
 		return pt_walk_cmd(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "dump") == 0)
 		return pt_dump_cmd(argc, argv);
-	printk("usage: pt walk VA|text|heap|mmap|stack [PID] | pt dump [PID] | pt check [PID]\n");
+	printk("usage: pt walk VA|text|heap|mmap|stack [PID] | pt walk --compare [PID1 PID2] | "
+	       "pt dump [PID] | pt check [PID]\n");
 	return 2;
 }
 SHELL_COMMAND(pt, "pt", "pt walk VA|text|heap|mmap|stack | dump | check [PID]  the kept process's page tables",

@@ -60,3 +60,20 @@ rndbits_host_test(exec_stack SOURCES test_exec_stack.c UNDER_TEST ${RNDBITS_ROOT
 # Where the vDSO and ARM's sigpage go (kernel/vdso_place.c): Linux 6.1's vdso_addr and
 # sigpage_addr with a scripted draw.
 rndbits_host_test(vdso SOURCES test_vdso.c UNDER_TEST ${RNDBITS_ROOT}/kernel/vdso_place.c)
+
+# lib/units.c (aslr's sizes and durations) and lib/vafields.c over each preset's page-table
+# geometry (its real pte.c): issue 18 items 2 and 6.
+rndbits_host_test(units SOURCES test_units.c UNDER_TEST ${RNDBITS_ROOT}/lib/units.c)
+foreach(preset ${HOST_PRESET_NAMES})
+  set(isa ${HOST_PRESET_ISA_${preset}})
+  if(isa STREQUAL "x86")
+    set(pte ${RNDBITS_ROOT}/arch/x86/${HOST_PRESET_BITS_${preset}}/pte.c)
+  else()
+    set(pte ${RNDBITS_ROOT}/arch/${isa}/pte.c)
+  endif()
+  rndbits_host_test(vafields.${preset} SOURCES test_vafields.c
+                    UNDER_TEST ${RNDBITS_ROOT}/lib/vafields.c ${pte}
+                    CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
+                    INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
+  target_compile_options(test_vafields.${preset} PRIVATE "SHELL:-include ${CMAKE_BINARY_DIR}/presets/${preset}/config.h")
+endforeach()
