@@ -7,6 +7,8 @@
 int aslr_sample(int argc, char **argv);
 int aslr_attack(int argc, char **argv);
 int aslr_tradeoff(int argc, char **argv);
+/* `aslr sample N --prog NAME ARGS...`: every object of N execs (kernel/aslr_objects.c). */
+int aslr_sample_objects(unsigned n, bool compat, bool csv, int pargc, char **pargv);
 
 struct sysctl_entry;
 

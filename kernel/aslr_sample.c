@@ -23,8 +23,10 @@ static const char *const region_names[] = { "mmap", "stack", "brk" };
 
 struct sample_opts {
 	unsigned n;
-	bool compat, layout_only;
+	bool compat, layout_only, objects, csv, region_given;
 	enum region region;
+	int prog_argc;     /* --prog NAME ARGS...: the rest of the line */
+	char **prog_argv;
 };
 
 /* The value probe printed after "key=" on its line, or false. */
@@ -45,7 +47,7 @@ struct one_sample {
 	uint64_t value;    /* what the process (or the layout) showed */
 	uint64_t rnd;      /* the random offset behind it, in pages (for the chi-square) */
 	uint64_t range;    /* how many offsets were possible */
-	bool mismatch;     /* probe's mmap != mmap_base - PAGE_SIZE */
+	bool mismatch;     /* probe's mmap is not where the kernel's record says the first mmap goes */
 };
 
 /* One exec of probe, its output captured and parsed. Returns false if it did not run. */
@@ -66,9 +68,9 @@ static bool sample_exec(const struct sample_opts *o, const struct fs_file *probe
 	if (!probe_field(out, key, &v))
 		return false;
 	s->value = v;
-	/* The first mmap lands below the special mappings exec put under mmap_base. */
-	s->mismatch = o->region == REGION_MMAP &&
-		      v != res->mmap_base - res->special_below_base - PAGE_SIZE;
+	/* Where the allocator says the first mmap goes: below the special mappings exec put
+	 * under mmap_base, or above them in the legacy layout. */
+	s->mismatch = o->region == REGION_MMAP && v != res->exec.first_mmap;
 	return true;
 }
 
@@ -191,8 +193,10 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	printk("  configured     %u bits -> %llu possible offsets (%u.%02u bits effective)\n", bits,
 	       (unsigned long long)st->range, effective / 100, effective % 100);
 	if (o->region == REGION_MMAP)
-		printk("  possible       %#llx .. %#llx (top = STACK_TOP - gap - PAGE_SIZE)\n",
-		       (unsigned long long)st->lowest, (unsigned long long)st->highest);
+		printk("  possible       %#llx .. %#llx (the first mmap, %s)\n",
+		       (unsigned long long)st->lowest, (unsigned long long)st->highest,
+		       legacy_va_layout ? "bottom-up from TASK_UNMAPPED_BASE + offset"
+					: "top-down below STACK_TOP - gap - offset");
 	printk("  min            %#llx\n", (unsigned long long)st->min);
 	printk("  max            %#llx\n", (unsigned long long)st->max);
 	printk("  span_pages     %llu of %llu (%llu.%02llu%%)\n", (unsigned long long)span_pages,
@@ -200,7 +204,8 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 	       (unsigned long long)(coverage % 100));
 	printk("  distinct       %u\n", st->distinct);
 	if (o->region == REGION_MMAP && !o->layout_only)
-		printk("  mismatches     %u (probe's mmap != mmap_base - PAGE_SIZE)\n", st->mismatches);
+		printk("  mismatches     %u (probe's mmap not where the kernel's record puts the first mmap)\n",
+		       st->mismatches);
 	print_centi("cts_bits", cts, "(Android CTS: log2 of distinct values)");
 	printk("  aslrtest_bits  %u     (Android aslr_test: ceil(log2(max - min)) - log2(page size))\n", aslrtest);
 	printk("  pax_bits       %u     (paxtest: bits set in 35%%..65%% of samples)\n", st->pax_bits);
@@ -244,7 +249,17 @@ static int parse_sample_args(int argc, char **argv, struct sample_opts *o)
 			o->compat = true;
 		} else if (strcmp(argv[i], "--layout-only") == 0) {
 			o->layout_only = true;
+		} else if (strcmp(argv[i], "--objects") == 0) {
+			o->objects = true;
+		} else if (strcmp(argv[i], "--csv") == 0) {
+			o->csv = true;
+		} else if (strcmp(argv[i], "--prog") == 0 && i + 1 < argc) {
+			o->objects = true;
+			o->prog_argc = argc - i - 1;
+			o->prog_argv = argv + i + 1;
+			break;
 		} else if (strcmp(argv[i], "--region") == 0 && i + 1 < argc) {
+			o->region_given = true;
 			i++;
 			unsigned r;
 			for (r = 0; r < ARRAY_SIZE(region_names); r++)
@@ -264,6 +279,11 @@ static int parse_sample_args(int argc, char **argv, struct sample_opts *o)
 			return -1;
 		}
 	}
+	/* The per-object report is of real execs; --csv is its raw samples. */
+	if (o->objects && (o->layout_only || o->region_given))
+		return -1;
+	if (o->csv && !o->objects)
+		return -1;
 	return o->n ? 0 : -1;
 }
 
@@ -278,7 +298,8 @@ int aslr_sample(int argc, char **argv)
 	if (perr == -2)
 		return 2;
 	if (perr) {
-		printk("usage: aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]  (2 <= N <= %u)\n",
+		printk("usage: aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]  (2 <= N <= %u)\n"
+		       "       aslr sample N [-32] [--csv] --objects | --prog NAME [ARGS...]\n",
 		       SAMPLE_MAX);
 		return 2;
 	}
@@ -289,6 +310,11 @@ int aslr_sample(int argc, char **argv)
 	/* The report is about the knob's value (its header and the configured range show it). */
 	if (!aslr_may_read_knob(sysctl_find(o.compat ? "vm.mmap_rnd_compat_bits" : "vm.mmap_rnd_bits")))
 		return 1;
+	if (o.objects) {
+		static char *probe_argv[] = { (char *)"probe", (char *)"-q", NULL };
+		return o.prog_argc ? aslr_sample_objects(o.n, o.compat, o.csv, o.prog_argc, o.prog_argv)
+				   : aslr_sample_objects(o.n, o.compat, o.csv, 2, probe_argv);
+	}
 	const struct fs_file *probe = bin_lookup("probe", o.compat);
 	if (!probe) {
 		printk("aslr: no %sprobe program in /bin\n", o.compat ? "32-bit " : "");
@@ -308,8 +334,11 @@ int aslr_sample(int argc, char **argv)
 	       o.compat ? "compat (32-bit)" : "native", o.compat ? "_compat" : "",
 	       mmap_rnd_bits_for(o.compat));
 
-	/* Layout-only draws need where the image ends (for brk): take it from one real exec. */
+	/* Layout-only draws need where the image ends (for brk) and where the first mmap lies
+	 * from mmap_base (below it top-down, past what exec mapped there; at it bottom-up): take
+	 * both from one real exec's record. */
 	uint64_t brk_base = 0;
+	int64_t first_delta = 0;
 	if (o.layout_only) {
 		if (!sample_exec(&o, probe, &s, &res)) {
 			printk("aslr: probe failed to run\n");
@@ -317,6 +346,7 @@ int aslr_sample(int argc, char **argv)
 			return 1;
 		}
 		brk_base = res.brk_base;
+		first_delta = (int64_t)(res.exec.first_mmap - res.mmap_base);
 	}
 	bool randomize = randomize_va_space != 0;
 	uint64_t t0 = arch_cycles(), next_report = t0 + arch_cycles_hz() / 2;
@@ -324,17 +354,23 @@ int aslr_sample(int argc, char **argv)
 	for (unsigned i = 0; i < o.n; i++) {
 		if (o.layout_only) {
 			exec_layout_only(o.compat, randomize, brk_base, &res);
-			s.value = o.region == REGION_MMAP ? res.mmap_base - PAGE_SIZE :
+			s.value = o.region == REGION_MMAP ? res.mmap_base + (uint64_t)first_delta :
 				  o.region == REGION_STACK ? res.stack_top : res.start_brk;
 			s.mismatch = false;
 		} else if (!sample_exec(&o, probe, &s, &res)) {
 			printk("\r\x1b[Kaslr: probe failed (status %d) at sample %u\n", res.status, i);
 			break;
+		} else {
+			first_delta = (int64_t)(res.exec.first_mmap - res.mmap_base);
 		}
 		offset_of(&o, &res, &s);
 		st.range = s.range;
-		st.highest = mmap_base_at(&res.range, 0) - PAGE_SIZE;
-		st.lowest = mmap_base_at(&res.range, res.range.max_rnd_pages) - PAGE_SIZE;
+		/* The first mmap's extremes: mmap_base's (the top-down base falls, the bottom-up
+		 * one rises, with the offset) moved as the kernel's record says. */
+		uint64_t at0 = mmap_base_at(&res.range, 0) + (uint64_t)first_delta;
+		uint64_t atmax = mmap_base_at(&res.range, res.range.max_rnd_pages) + (uint64_t)first_delta;
+		st.highest = MAX(at0, atmax);
+		st.lowest = MIN(at0, atmax);
 		values[st.n++] = s.value;
 		st.mismatches += s.mismatch;
 		st.buckets[s.range ? s.rnd * BUCKETS / s.range : 0]++;

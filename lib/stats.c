@@ -119,3 +119,39 @@ uint32_t chi2_p_ppm(uint64_t x_milli, unsigned dof)
 		p = 0;
 	return (unsigned)((p * 1000000 + Q_ONE / 2) >> 24);
 }
+
+uint32_t log2_q16(uint64_t x)
+{
+	unsigned whole = 0;
+	uint64_t m;
+	uint32_t frac = 0;
+
+	if (x <= 1)
+		return 0;
+	while ((x >> whole) > 1)
+		whole++;
+	/* m = x / 2^whole in Q31 (1 <= m < 2); each squaring reads off one fraction bit. */
+	m = whole >= 31 ? x >> (whole - 31) : x << (31 - whole);
+	for (unsigned i = 0; i < 16; i++) {
+		m = (m * m) >> 31;
+		frac <<= 1;
+		if (m >= (2ULL << 31)) {
+			m >>= 1;
+			frac |= 1;
+		}
+	}
+	return (whole << 16) | frac;
+}
+
+uint32_t entropy_milli(const unsigned *counts, unsigned nbuckets, uint64_t n)
+{
+	/* H = log2 n - (1/n) sum c log2 c, in Q16, then to thousandths. */
+	uint64_t sum = 0;
+
+	if (n == 0)
+		return 0;
+	for (unsigned i = 0; i < nbuckets; i++)
+		sum += (uint64_t)counts[i] * log2_q16(counts[i]);
+	uint64_t h = log2_q16(n) - sum / n;
+	return (uint32_t)((h * 1000 + (1u << 15)) >> 16);
+}

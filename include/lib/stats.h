@@ -14,4 +14,11 @@ uint64_t chi2_milli(const unsigned *counts, unsigned nbuckets, uint64_t n);
  * 0.001 for dof >= 30). */
 uint32_t chi2_p_ppm(uint64_t x_milli, unsigned dof);
 
+/* log2(x) in Q16 (x >= 1; 0 for x <= 1), to about 1/65536. */
+uint32_t log2_q16(uint64_t x);
+
+/* Shannon entropy of the distribution of n samples over nbuckets counts, in thousandths of a
+ * bit: log2(nbuckets) * 1000 for a flat histogram, 0 when every sample is in one bucket. */
+uint32_t entropy_milli(const unsigned *counts, unsigned nbuckets, uint64_t n);
+
 #endif

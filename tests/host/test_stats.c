@@ -49,11 +49,33 @@ static void test_statistic(void **state)
 	assert_int_equal(chi2_milli(two, 2, 0), 0);
 }
 
+static void test_entropy(void **state)
+{
+	unsigned flat[64], one[64] = { 0 }, half[64] = { 0 };
+
+	for (int i = 0; i < 64; i++)
+		flat[i] = 100;
+	assert_int_equal(entropy_milli(flat, 64, 6400), 6000);
+	one[7] = 6400;
+	assert_int_equal(entropy_milli(one, 64, 6400), 0);
+	half[0] = half[1] = 50;
+	assert_int_equal(entropy_milli(half, 64, 100), 1000);
+	/* 3 equally likely outcomes: log2 3 = 1.58496 */
+	unsigned three[3] = { 1000, 1000, 1000 };
+	assert_int_equal(entropy_milli(three, 3, 3000), 1585);
+	assert_int_equal(log2_q16(1), 0);
+	assert_int_equal(log2_q16(2), 1 << 16);
+	assert_int_equal(log2_q16(1ULL << 40), 40u << 16);
+	/* log2(10) = 3.321928: within 2^-15 */
+	assert_true(log2_q16(10) >= 217705 - 2 && log2_q16(10) <= 217705 + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_p_values),
 		cmocka_unit_test(test_statistic),
+		cmocka_unit_test(test_entropy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
