@@ -113,7 +113,7 @@ struct object_stats {
 	uint64_t min, max, flips, granule, values; /* values: how many possible (span / granule + 1) */
 	unsigned distinct, pax_bits, flip_bits, ones[64];
 	unsigned bins[BINS], nbins;
-	uint32_t entropy_milli, chi2_p_ppm;
+	unsigned entropy_milli, chi2_p_ppm;
 	unsigned runs, median_run;
 	uint64_t run_sum;
 };

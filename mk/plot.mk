@@ -2,10 +2,10 @@
 #   make qemu-<preset> plot   boot the preset with rng.seed=1, run aslr sample and aslr tradeoff, draw
 #                             PNGs into build/plots/<preset>/ (tools/plot.py; gnuplot from gnuplot-nox)
 #                             PLOT_ARGS="--region all -32 --bits 12 --samples 8192" passes options on
-#   make docs                 regenerate the transcripts and plots of docs/teaching.md from real runs
+#   make docs                 regenerate the transcripts and plots of docs/teaching*.md from real runs
 #   make docs-check           fail if docs/teaching.md is not what the kernel prints now (timings aside)
 PLOT_ARGS ?=
-DOCS := docs/teaching.md
+DOCS := docs/teaching.md docs/teaching-arm64.md docs/teaching-x86_64.md
 
 # `plot` is an action on a preset, like run or test (the Makefile's check of qemu-<preset> goals
 # accepts the words in PRESET_ACTIONS).
