@@ -226,12 +226,12 @@ static void print_object(const char *name, const struct object_stats *st, unsign
 	       cts / 100, cts % 100, aslrtest, st->pax_bits, p, st->entropy_milli / 1000,
 	       st->entropy_milli % 1000);
 	printk("aslr-object: name=%s n=%u min=%#llx max=%#llx span=%llu distinct=%u cts_bits=%u.%02u "
-	       "aslrtest_bits=%u pax_bits=%u chi2_p=%u.%06u bins=%u entropy=%u.%03u flip_bits=%u "
+	       "aslrtest_bits=%u pax_bits=%u chi2_p=%s bins=%u entropy=%u.%03u flip_bits=%u "
 	       "flips=%#llx birthday_runs=%u birthday_median=%u birthday_mean=%llu.%02llu "
 	       "values=%llu predicted_median=%llu predicted_mean=%llu\n",
 	       name, n, (unsigned long long)st->min, (unsigned long long)st->max,
 	       (unsigned long long)span_bytes, st->distinct, cts / 100, cts % 100, aslrtest,
-	       st->pax_bits, st->chi2_p_ppm / 1000000, st->chi2_p_ppm % 1000000, st->nbins,
+	       st->pax_bits, p, st->nbins,
 	       st->entropy_milli / 1000, st->entropy_milli % 1000, st->flip_bits,
 	       (unsigned long long)st->flips, st->runs, st->median_run,
 	       (unsigned long long)(st->runs ? st->run_sum / st->runs : 0),
