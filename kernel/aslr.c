@@ -8,6 +8,7 @@
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
+#include <lib/units.h>
 #include <lib/vafields.h>
 #include <random.h>
 #include <shell.h>
@@ -62,9 +63,11 @@ static void show_knob(const char *name, bool compat)
 
 	printk("%-26s %d (default %d, range %d..%d)\n", e->name, bits, e->default_value, e->min,
 	       e->max);
-	printk("  largest offset            %#llx bytes = %llu pages ((2^%d - 1) x %lu)\n",
+	char size[UNITS_MAX];
+	units_bytes(size, sizeof(size), pages << PAGE_SHIFT);
+	printk("  largest offset            %#llx bytes = %llu pages ((2^%d - 1) x %lu), %s\n",
 	       (unsigned long long)(pages << PAGE_SHIFT), (unsigned long long)pages, bits,
-	       (unsigned long)PAGE_SIZE);
+	       (unsigned long)PAGE_SIZE, size);
 	/* Where the address space has less room than 2^bits pages, fewer offsets exist. */
 	task_geometry(compat, &g);
 	mmap_range(&g, RLIMIT_STACK_DEFAULT, true, legacy_va_layout != 0, (unsigned)bits, &r);

@@ -25,10 +25,17 @@ void units_bytes(char *buf, size_t n, uint64_t bytes)
 		snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
 		return;
 	}
-	/* The largest unit not above the value: 1 KiB << 10 i. */
+	/* The largest unit not above the value: 1 KiB << 10 i; and the next one up where the
+	 * value rounds to 1024.0 of this one (1 MiB - 1 byte reads "1.0 MiB"). */
 	while (i + 1 < sizeof(names) / sizeof(names[0]) && bytes >> (10 * (i + 2)) != 0)
 		i++;
-	tenths(buf, n, bytes, 1ULL << (10 * (i + 1)), names[i]);
+	uint64_t unit = 1ULL << (10 * (i + 1));
+	if (i + 1 < sizeof(names) / sizeof(names[0]) && (bytes * 10 + unit / 2) / unit >= 10240 &&
+	    bytes < (~0ULL) / 10) {
+		i++;
+		unit <<= 10;
+	}
+	tenths(buf, n, bytes, unit, names[i]);
 }
 
 void units_duration(char *buf, size_t n, uint64_t tenths_of_s)

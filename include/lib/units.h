@@ -9,8 +9,8 @@
 /* Room for any result of the two functions, with the terminator. */
 #define UNITS_MAX 24
 
-/* "0 bytes", "4095 bytes", "4.0 KiB", "1.5 MiB", ... "16.0 EiB" (binary units; rounded to
- * the nearest tenth, so 1023.96 KiB reads "1024.0 KiB" rather than jumping a unit early). */
+/* "0 bytes", "1023 bytes", "4.0 KiB", "1.5 MiB", ... "16.0 EiB" (binary units, rounded to
+ * the nearest tenth; a value that rounds to 1024.0 of a unit reads as 1.0 of the next). */
 void units_bytes(char *buf, size_t n, uint64_t bytes);
 
 /* A duration given in tenths of a second: "0.5 seconds", "2.5 minutes", "45.5 hours" (hours

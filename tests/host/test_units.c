@@ -36,7 +36,9 @@ static void test_bytes(void **state)
 	expect_bytes(1024, "1.0 KiB");
 	expect_bytes(1536, "1.5 KiB");
 	expect_bytes(4096, "4.0 KiB");
-	expect_bytes((1ULL << 20) - 1, "1024.0 KiB"); /* rounds, never jumps a unit early */
+	expect_bytes((1ULL << 20) - 1, "1.0 MiB"); /* rounds to 1024.0 KiB: the next unit */
+	expect_bytes((1ULL << 20) - 60 * 1024, "964.0 KiB");
+	expect_bytes(0x3ffff000, "1.0 GiB"); /* arm64's largest 18-bit offset */
 	expect_bytes(1ULL << 20, "1.0 MiB");
 	expect_bytes(3ULL << 29, "1.5 GiB");
 	/* The 64-bit trade-off's old "268433394 MiB": */
