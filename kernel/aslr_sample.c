@@ -10,6 +10,7 @@
 #include <lib/parse.h>
 #include <lib/stats.h>
 #include <lib/string.h>
+#include <lib/units.h>
 #include <pmm.h>
 #include <proc.h>
 #include <aslr.h>
@@ -199,9 +200,11 @@ static void summarize(const struct sample_opts *o, struct sample_stats *st, uint
 					: "top-down below STACK_TOP - gap - offset");
 	printk("  min            %#llx\n", (unsigned long long)st->min);
 	printk("  max            %#llx\n", (unsigned long long)st->max);
-	printk("  span_pages     %llu of %llu (%llu.%02llu%%)\n", (unsigned long long)span_pages,
+	char span_text[UNITS_MAX];
+	units_bytes(span_text, sizeof(span_text), span);
+	printk("  span_pages     %llu of %llu (%llu.%02llu%%), %s\n", (unsigned long long)span_pages,
 	       (unsigned long long)(st->range - 1), (unsigned long long)(coverage / 100),
-	       (unsigned long long)(coverage % 100));
+	       (unsigned long long)(coverage % 100), span_text);
 	printk("  distinct       %u\n", st->distinct);
 	if (o->region == REGION_MMAP && !o->layout_only)
 		printk("  mismatches     %u (probe's mmap not where the kernel's record puts the first mmap)\n",
