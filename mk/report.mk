@@ -13,7 +13,7 @@ PRESET_ACTIONS += report
 
 ifneq ($(PRESET),)
 report: build deps-plot $(if $(PROG),progs)
-	@$(PYTHON) qemu/aslr_report.py $(PRESET)
+	@$(PYTHON) tools/aslr_report.py $(PRESET)
 else
 report:
 	@echo "say which preset: make qemu-<preset> report [PROG=\"busybox echo hi\"] (e.g. make qemu-arm64 report); presets: $(PRESETS)" >&2

@@ -1,4 +1,4 @@
-"""qemu/aslr_report.py (`make qemu-<preset> report`), headless: from a recorded console log of
+"""tools/aslr_report.py (`make qemu-<preset> report`), headless: from a recorded console log of
 `aslr sample 40 --csv --objects` on arm64-4k-va48 (aslr_report_sample.log), the page it writes
 references only files that exist beside it, its statistics table parses with one row per object
 whose figures are the kernel's, and the CSV it keeps holds every sample."""
@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(os.path.dirname(HERE), "aslr_report.py")
+TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "aslr_report.py")
 LOG = os.path.join(HERE, "aslr_report_sample.log")
 
 

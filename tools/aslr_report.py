@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """aslr_report.py: an offline HTML page of `aslr sample N --csv --prog NAME ARGS` for one preset.
 
-  qemu/aslr_report.py PRESET [--prog "NAME ARGS"] [--samples N] [--append TEXT] [--out DIR]
-  qemu/aslr_report.py PRESET --from-log FILE [--out DIR]   (a console log of such a run)
+  tools/aslr_report.py PRESET [--prog "NAME ARGS"] [--samples N] [--append TEXT] [--out DIR]
+  tools/aslr_report.py PRESET --from-log FILE [--out DIR]   (a console log of such a run)
 
 Boots PRESET (with the test corpus's program NAME in an initrd when NAME is one, e.g. busybox;
 PROGS="files" adds your own as run does), runs the sample with the raw samples (--csv), and
@@ -23,7 +23,8 @@ import shlex
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The harness package (qemu/rndbits_qemu): tools/ builds on what the tests use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "qemu"))
 
 from rndbits_qemu import machine as M            # noqa: E402
 
