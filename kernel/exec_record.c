@@ -16,6 +16,8 @@ void exec_record_take(struct mm *mm, struct exec_record *r)
 			r->data = v->start;
 		if (v->kind == VMA_STACK)
 			r->stack_top = v->end;
+		if (v->name && strcmp(v->name, "[vdso]") == 0)
+			r->vdso = v->start;
 	}
 	r->brk = mm->start_brk;
 	r->sp = mm->start_stack;
@@ -23,8 +25,4 @@ void exec_record_take(struct mm *mm, struct exec_record *r)
 	/* The allocator's own answer: it sees whatever exec mapped below mmap_base (the vDSO and
 	 * vvar on the ISAs that put them there), in either layout. */
 	r->first_mmap = get_unmapped_area(mm, 0, PAGE_SIZE);
-	/* [vdso]: none of the VMAs exec maps on this branch is one yet. With the special
-	 * mappings (helper VDSO's struct vma name), the loop above takes it by name:
-	 *   if (v->name && strcmp(v->name, "[vdso]") == 0) r->vdso = v->start; */
-	r->vdso = 0;
 }
