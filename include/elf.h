@@ -78,6 +78,7 @@ struct elf64_phdr {
 struct elf_load {
 	uint64_t vaddr, memsz, offset, filesz;
 	unsigned flags;
+	uint64_t align;             /* p_align */
 };
 
 /* PT_GNU_STACK as Linux's load_elf_binary reads it (EXSTACK_*). */
@@ -97,6 +98,8 @@ struct elf_image {
 	unsigned nr_loads;
 	struct elf_load loads[ELF_MAX_LOADS];
 	uint64_t lo, hi;            /* page-rounded span of the PT_LOAD segments */
+	uint64_t max_align;         /* binfmt_elf's maximum_alignment: the largest power-of-two
+				     * p_align of the PT_LOADs rounded up to a page, 0 if none */
 };
 
 /* What the ELF header claims, enough to pick the ABI before anything is loaded. */
@@ -117,16 +120,21 @@ int elf_identify(const uint8_t *data, size_t size, struct elf_ident *id);
 int elf_parse(const uint8_t *data, size_t size, uint64_t task_size, uint64_t page_size,
 	      struct elf_image *out);
 
-/* How the PT_LOADs become mappings on pages of page_size, as binfmt_elf's MAP_FIXED mappings
- * come out: each segment maps its page-rounded range, and where two segments share a page the
- * later one's mapping replaces the earlier one's there (its permissions win). Region i belongs
- * to segment seg; regions are sorted and disjoint; a segment lying entirely in the page the
- * next one takes gets no region of its own. Returns the number of regions. */
+/* How the PT_LOADs become mappings on pages of page_size, as Linux 6.1.192's binfmt_elf
+ * (elf_load) makes them: each segment maps its file bytes' page-rounded range from the file, and
+ * the pages of its bss past its last file page are an anonymous mapping (vm_brk_flags); a
+ * segment without file bytes (p_filesz 0) is anonymous from the page holding its first byte.
+ * Where two mappings share a page, the later one replaces the earlier one there (MAP_FIXED, or
+ * vm_brk_flags' unmap first: its permissions win). Region i belongs to segment seg; regions are
+ * sorted and disjoint; a mapping lying entirely in the page the next one takes gets no region
+ * of its own. Returns the number of regions. */
+#define ELF_MAX_REGIONS (2 * ELF_MAX_LOADS)
 struct elf_region {
 	uint64_t start, end;        /* page aligned, without the load bias */
 	unsigned seg;
+	bool anon;                  /* bss pages: anonymous, not the file's */
 };
 unsigned elf_plan_regions(const struct elf_image *img, uint64_t page_size,
-			  struct elf_region regions[ELF_MAX_LOADS]);
+			  struct elf_region regions[ELF_MAX_REGIONS]);
 
 #endif

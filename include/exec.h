@@ -24,13 +24,15 @@ extern const char *const exec_default_envp[];
 
 /* The initial stack as Linux 6.1's exec and create_elf_tables build it, from its top down:
  * an empty pointer-sized word, the exec file name (AT_EXECFN), the envp strings, the argv
- * strings, then (after arch_align_stack) the AT_PLATFORM string, the 16 AT_RANDOM bytes, and at
- * the 16-byte aligned sp: argc, argv[], NULL, envp[], NULL, auxv. */
+ * strings, then (after arch_align_stack: lowered by a random amount below 8 KiB on x86, below a
+ * page on arm64, then aligned) the AT_PLATFORM string, the 16 AT_RANDOM bytes, and at the
+ * 16-byte aligned sp: argc, argv[], NULL, envp[], NULL, auxv. */
 struct exec_stack {
 	uint64_t top;            /* the stack's top (page aligned) */
 	unsigned word;           /* the ABI's word: 4 or 8 */
 	unsigned top_gap;        /* the kernel's pointer size, left empty at the very top */
 	unsigned align;          /* arch_align_stack's alignment below the strings (1: none) */
+	uint64_t lower;          /* arch_align_stack's random lowering below the strings, bytes */
 	int argc;
 	const char *const *argv;
 	int envc;
@@ -42,6 +44,10 @@ struct exec_stack {
 	 * and AT_PLATFORM are filled in with the addresses of their strings. */
 	uint64_t *auxv;
 };
+
+/* The bytes fs/exec.c puts at the top before create_elf_tables runs: the empty word, the file
+ * name, the envp and argv strings. Their pages are the stack VMA's first (setup_arg_pages). */
+uint64_t exec_stack_strings_size(const struct exec_stack *s);
 
 /* The size of the stack image (top - sp), for the caller to check and allocate. */
 uint64_t exec_stack_size(const struct exec_stack *s);

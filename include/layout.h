@@ -58,6 +58,25 @@ uint64_t mmap_base_at(const struct mmap_range *r, uint64_t rnd_pages);
  * never a modulo) while it falls outside the room. */
 uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat);
 
+/* setup_arg_pages (Linux 6.1 fs/exec.c): the stack VMA ends at arch_align_stack(stack_top)
+ * (lowered by `lower` bytes, aligned down to `align`) rounded back up to a page: on x86 (8 KiB
+ * of lowering) 0 or 1 page below stack_top, on arm64 (under a page) never below it. */
+uint64_t stack_vma_end(uint64_t stack_top, uint64_t lower, uint64_t align);
+
+/* setup_arg_pages: the stack VMA starts stack_expand (128 KiB) below the pages the strings at
+ * its top already use (strings_size bytes below vma_end): 132 KiB on 4K pages for a small
+ * program, 144 KiB on 16K, 192 KiB on 64K. */
+#define STACK_EXPAND (128ULL << 10)
+uint64_t stack_vma_start(uint64_t vma_end, uint64_t strings_size);
+
+/* load_elf_binary's brk (Linux 6.1.192, with the 6.1.y backport "binfmt_elf: Leave a gap between
+ * .bss and brk"): an ET_DYN without interpreter (static PIE) gets its brk at ELF_ET_DYN_BASE
+ * (et_dyn_base), page aligned, whatever the randomization; anything else after the image
+ * (image_end, page aligned) plus one empty page when brk will be randomized
+ * (randomize_va_space 2). This is start_brk before arch_randomize_brk. */
+uint64_t elf_brk_base(uint64_t image_end, bool static_pie, uint64_t et_dyn_base,
+		      bool randomize_brk);
+
 /* 100 * log2(n), rounded, for n >= 1: the effective entropy of n equally likely values. */
 unsigned log2_centi(uint64_t n);
 

@@ -42,7 +42,8 @@ struct run_result {
 	int status;          /* -errno if exec failed, else the wait status */
 	uint64_t mmap_base;
 	uint64_t special_below_base; /* bytes of [vvar]/[vdso]/[sigpage] exec put right below it */
-	uint64_t stack_top;
+	uint64_t stack_top;  /* randomize_stack_top's value (page aligned) */
+	uint64_t start_stack; /* the initial sp: below the page too (arch_align_stack) */
 	uint64_t start_brk;
 	uint64_t brk_base;   /* start_brk before its randomization */
 	uint64_t load_bias;

@@ -30,10 +30,6 @@ int arch_setup_additional_pages(struct mm *mm, uint64_t start_stack);
  * NULL. Its name is the VMA's name. */
 const struct vma *arch_gate_vma(const struct mm *mm);
 
-/* Where the argument strings begin below a stack top (Linux's bprm->p after the copies): the
- * pointer-sized gap, the exec file name, the environment and the argument strings. */
-uint64_t exec_strings_bottom(uint64_t stack_top, int argc, char **argv, const char *execfn);
-
 /* How many bytes of special mappings lie contiguously right below addr (mmap_base): where a
  * program's first hint-less mmap ends, top-down. */
 uint64_t special_mappings_below(const struct mm *mm, uint64_t addr);

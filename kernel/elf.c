@@ -40,12 +40,14 @@ static void read_phdr(const uint8_t *data, unsigned elf_class, uint64_t phoff, u
 		struct elf64_phdr p;
 		memcpy(&p, data + phoff + (uint64_t)i * sizeof(p), sizeof(p));
 		*type = p.p_type;
-		*l = (struct elf_load){ p.p_vaddr, p.p_memsz, p.p_offset, p.p_filesz, p.p_flags };
+		*l = (struct elf_load){ p.p_vaddr, p.p_memsz, p.p_offset, p.p_filesz, p.p_flags,
+					 p.p_align };
 	} else {
 		struct elf32_phdr p;
 		memcpy(&p, data + phoff + (uint64_t)i * sizeof(p), sizeof(p));
 		*type = p.p_type;
-		*l = (struct elf_load){ p.p_vaddr, p.p_memsz, p.p_offset, p.p_filesz, p.p_flags };
+		*l = (struct elf_load){ p.p_vaddr, p.p_memsz, p.p_offset, p.p_filesz, p.p_flags,
+					 p.p_align };
 	}
 }
 
@@ -102,6 +104,10 @@ static int add_load(struct elf_image *out, const struct elf_load *l, size_t size
 	/* binfmt_elf (5.18+): AT_PHDR is where the PT_LOAD holding e_phoff puts it. */
 	if (l->offset <= out->phoff && out->phoff < l->offset + l->filesz)
 		out->phdr_vaddr = out->phoff - l->offset + l->vaddr;
+	/* maximum_alignment: power-of-two p_aligns only (0 and others are skipped as invalid),
+	 * the largest rounded up to a page (ELF_PAGEALIGN). */
+	if (l->align && !(l->align & (l->align - 1)) && l->align > out->max_align)
+		out->max_align = l->align;
 	out->loads[out->nr_loads++] = *l;
 	return 0;
 }
@@ -147,26 +153,42 @@ int elf_parse(const uint8_t *data, size_t size, uint64_t task_size, uint64_t pag
 	}
 	if (!out->nr_loads || out->entry < out->lo || out->entry >= out->hi)
 		return -ENOEXEC;
+	if (out->max_align) /* ELF_PAGEALIGN: a page at least */
+		out->max_align = out->max_align < page_size ? page_size : out->max_align;
 	return 0;
 }
 
-unsigned elf_plan_regions(const struct elf_image *img, uint64_t page_size,
-			  struct elf_region regions[ELF_MAX_LOADS])
+/* Append [start, end) of segment seg; the later mapping takes the pages it shares with the
+ * ones before it (they all end at or below its end: segments are sorted and disjoint). */
+static unsigned add_region(struct elf_region *regions, unsigned n, uint64_t start, uint64_t end,
+			   unsigned seg, bool anon)
 {
+	if (start >= end)
+		return n;
+	while (n && regions[n - 1].end > start) {
+		regions[n - 1].end = start;
+		if (regions[n - 1].end > regions[n - 1].start)
+			break;
+		n--;
+	}
+	regions[n++] = (struct elf_region){ start, end, seg, anon };
+	return n;
+}
+
+unsigned elf_plan_regions(const struct elf_image *img, uint64_t page_size,
+			  struct elf_region regions[ELF_MAX_REGIONS])
+{
+	uint64_t mask = page_size - 1;
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < img->nr_loads; i++) {
 		const struct elf_load *l = &img->loads[i];
-		uint64_t start = l->vaddr & ~(page_size - 1);
-		uint64_t end = (l->vaddr + l->memsz + page_size - 1) & ~(page_size - 1);
-		/* The later mapping takes the shared page from the earlier one (MAP_FIXED). */
-		while (n && regions[n - 1].end > start) {
-			regions[n - 1].end = start;
-			if (regions[n - 1].end > regions[n - 1].start)
-				break;
-			n--;
-		}
-		regions[n++] = (struct elf_region){ start, end, i };
+		uint64_t start = l->vaddr & ~mask;
+		uint64_t file_end = l->filesz ? (l->vaddr + l->filesz + mask) & ~mask : start;
+		uint64_t end = (l->vaddr + l->memsz + mask) & ~mask;
+
+		n = add_region(regions, n, start, file_end, i, false);
+		n = add_region(regions, n, file_end, end, i, true);
 	}
 	return n;
 }

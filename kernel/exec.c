@@ -1,7 +1,10 @@
-/* exec: lay out a fresh address space the way Linux's binfmt_elf and arch_pick_mmap_layout do,
- * load the ELF image into it, and build the initial stack. The ELF's class and machine decide
- * the ABI (native or compat), as on Linux; static ET_EXEC and ET_DYN (static-pie) images run,
- * one with PT_INTERP does not (there is no dynamic loader to open: ENOENT). */
+/* exec: lay out a fresh address space the way Linux 6.1's load_elf_binary does, in its order:
+ * setup_new_exec (mmap_base, arch_pick_mmap_layout), setup_arg_pages (the stack VMA at the
+ * randomized stack top), elf_load of each PT_LOAD (a static PIE through the mmap path, below
+ * mmap_base), the brk, then create_elf_tables (the initial stack's contents). The ELF's class
+ * and machine decide the ABI (native or compat), as on Linux; static ET_EXEC and ET_DYN
+ * (static-pie) images run, one with PT_INTERP does not (there is no dynamic loader to open:
+ * ENOENT). docs/layout.md states each rule with its Linux source. */
 #include <arch/exec.h>
 #include <arch/memory.h>
 #include <asm/layout.h>
@@ -21,10 +24,9 @@
 #include <random.h>
 #include <vdso.h>
 
-#define STACK_VMA_SIZE (128u << 10)
-/* The most the initial stack's strings and vectors may take: half the stack VMA, the rest is
+/* The most the initial stack's strings and vectors may take: half of stack_expand, the rest is
  * the program's (Linux allows a quarter of the stack rlimit, but its stack grows). */
-#define STACK_ARGS_MAX (STACK_VMA_SIZE / 2)
+#define STACK_ARGS_MAX (STACK_EXPAND / 2)
 #define CLOCKS_PER_SEC 100 /* AT_CLKTCK: USER_HZ */
 #define EF_ARM_EABI_MASK 0xff000000u
 
@@ -167,6 +169,10 @@ static int load_region(struct mm *mm, const struct fs_file *file, const struct e
 {
 	const struct elf_load *l = &img->loads[r->seg];
 	uint64_t start = r->start + bias, end = r->end + bias;
+
+	if (r->anon) /* the bss pages past the file's: vm_brk_flags, zero on first touch */
+		return vma_insert(mm, start, end, segment_prot(l->flags, read_implies_exec), VMA_ANON,
+				  0);
 	/* elf_map's offset: the file position of the region's first byte (wrapping like Linux's
 	 * unsigned arithmetic where the segment is not page-congruent with the file). */
 	uint64_t offset = l->offset - (l->vaddr - r->start);
@@ -192,29 +198,25 @@ static int load_region(struct mm *mm, const struct fs_file *file, const struct e
 	return 0;
 }
 
-/* ET_DYN: ELF_ET_DYN_BASE plus a random offset, redrawn while the image would not fit below
- * mmap_base (so the 64K/compat corner cannot wrap here either). */
-static int pick_load_bias(struct mm *mm, const struct elf_image *img, bool randomize,
-			  uint64_t *bias)
+/* An ET_DYN without PT_INTERP (static PIE) goes where a hint-less mmap of its whole span
+ * (total_mapping_size) would: just below mmap_base top-down, at mmap_base bottom-up (legacy),
+ * from the same random draw as every mmap. A p_align above the page moves it down to that
+ * alignment (6.1.192 honours it here; it then maps with MAP_FIXED_NOREPLACE). The load bias
+ * is what puts the image's first page there. (An ET_DYN with PT_INTERP would go to
+ * ELF_ET_DYN_BASE + arch_mmap_rnd(), aligned: it never gets this far, having no loader.) */
+static int pick_load_bias(struct mm *mm, const struct elf_image *img, uint64_t *bias)
 {
-	uint64_t base = page_down(ELF_ET_DYN_BASE_FOR(mm->compat));
-	uint64_t span = img->hi - img->lo;
-	uint64_t limit = mm->range.topdown ? mm->mmap_base : mm->geo.task_size;
+	uint64_t addr = get_unmapped_area(mm, 0, img->hi - img->lo);
 
-	if (base + span > limit || base + span < base)
+	if (!addr)
 		return -ENOMEM;
-	uint64_t room_pages = (limit - base - span) >> PAGE_SHIFT;
-	uint64_t pages = 0;
-	if (randomize) {
-		do {
-			pages = arch_mmap_rnd(mm->compat) >> PAGE_SHIFT;
-		} while (pages > room_pages);
-	}
-	*bias = base + (pages << PAGE_SHIFT) - img->lo;
+	if (img->max_align > PAGE_SIZE)
+		addr &= ~(img->max_align - 1);
+	*bias = addr - img->lo;
 	return 0;
 }
 
-/* Linux's arch_pick_mmap_layout for this task, plus the stack and brk randomization. */
+/* Linux's arch_pick_mmap_layout for this task, plus randomize_stack_top. */
 static void pick_layout(struct mm *mm, bool randomize, bool worst_case)
 {
 	struct task_geometry *g = &mm->geo;
@@ -263,12 +265,33 @@ static unsigned order_for(uint64_t size)
 	return order;
 }
 
-/* The stack VMA (executable if the program asked for it with PT_GNU_STACK, or has no
- * PT_GNU_STACK where that implies READ_IMPLIES_EXEC), and in it the initial stack Linux's
- * create_elf_tables builds (kernel/exec_stack.c), assembled in scratch memory and copied once:
- * one page lookup (and fault) instead of one per string and word. */
-static int build_stack(struct mm *mm, const struct fs_file *prog, const struct elf_image *img,
-		       int argc, char **argv, const struct arch_exec_info *ai, bool exec_stack)
+/* arch_align_stack's random lowering, in bytes: below ARCH_ALIGN_STACK_RANGE when randomizing
+ * (the largest for the worst case), none otherwise or where the arch has none. */
+static uint64_t align_stack_lower(bool randomize, bool worst_case)
+{
+	if (!randomize || ARCH_ALIGN_STACK_RANGE == 0)
+		return 0;
+	return worst_case ? ARCH_ALIGN_STACK_RANGE - 1 : random_below(ARCH_ALIGN_STACK_RANGE);
+}
+
+/* setup_arg_pages: the stack VMA (executable if the program asked for it with PT_GNU_STACK,
+ * or has no PT_GNU_STACK where that implies READ_IMPLIES_EXEC) at the randomized stack top,
+ * arch_align_stack'ed and rounded back up to a page, covering the strings' pages plus
+ * stack_expand. s->top becomes its end. */
+static int setup_arg_pages(struct mm *mm, struct exec_stack *s, bool randomize, bool worst_case,
+			   bool exec_stack)
+{
+	s->top = stack_vma_end(mm->stack_top, align_stack_lower(randomize, worst_case), s->align);
+	return vma_insert(mm, stack_vma_start(s->top, exec_stack_strings_size(s)), s->top,
+			  PT_R | PT_W | (exec_stack ? PT_X : 0), VMA_STACK, 0);
+}
+
+/* create_elf_tables: the auxiliary vector, then the initial stack Linux builds
+ * (kernel/exec_stack.c) below the strings, lowered again by arch_align_stack, assembled in
+ * scratch memory and copied once: one page lookup (and fault) instead of one per string and
+ * word. */
+static int create_elf_tables(struct mm *mm, struct exec_stack *s, const struct elf_image *img,
+			     const struct arch_exec_info *ai, bool randomize, bool worst_case)
 {
 	uint64_t r[2] = { get_random_u64(), get_random_u64() };
 	uint64_t bias = mm->load_bias;
@@ -305,46 +328,32 @@ static int build_stack(struct mm *mm, const struct fs_file *prog, const struct e
 	AUX(AT_NULL, 0);
 #undef AUX
 
-	struct exec_stack s = {
-		.top = mm->stack_top,
-		.word = mm->compat || sizeof(uintptr_t) == 4 ? 4 : 8,
-		.top_gap = sizeof(uintptr_t),
-		.align = ai->stack_align,
-		.argc = argc,
-		.argv = (const char *const *)argv,
-		.envc = count_strings(exec_default_envp),
-		.envp = exec_default_envp,
-		.execfn = prog->path,
-		.platform = ai->platform,
-		.random = (const uint8_t *)r,
-		.auxv = auxv,
-	};
-	uint64_t size = exec_stack_size(&s);
+	s->random = (const uint8_t *)r;
+	s->auxv = auxv;
+	s->lower = align_stack_lower(randomize, worst_case);
+	uint64_t size = exec_stack_size(s);
 	if (size > STACK_ARGS_MAX)
 		return -E2BIG;
-	err = vma_insert(mm, mm->stack_top - STACK_VMA_SIZE, mm->stack_top,
-			 PT_R | PT_W | (exec_stack ? PT_X : 0), VMA_STACK, 0);
-	if (err)
-		return err;
 	if (size <= sizeof(stack_scratch)) {
-		mm->start_stack = exec_stack_build(&s, stack_scratch);
+		mm->start_stack = exec_stack_build(s, stack_scratch);
 		return copy_to_user(mm, mm->start_stack, stack_scratch, (size_t)size);
 	}
 	unsigned order = order_for(size);
 	phys_addr_t scratch = pmm_alloc_pages(order);
 	if (!scratch)
 		return -ENOMEM;
-	mm->start_stack = exec_stack_build(&s, (uint8_t *)__va(scratch));
+	mm->start_stack = exec_stack_build(s, (uint8_t *)__va(scratch));
 	err = copy_to_user(mm, mm->start_stack, __va(scratch), (size_t)size);
 	pmm_free_pages(scratch, order);
 	return err;
 }
 
-/* The image's segments, as binfmt_elf maps them (elf_plan_regions). */
+/* The image's segments, as binfmt_elf's elf_load maps them (elf_plan_regions): the file's
+ * pages, and anonymous ones for the bss beyond them. */
 static int load_image(struct mm *mm, const struct fs_file *prog, const struct elf_image *img,
 		      bool read_implies_exec)
 {
-	struct elf_region regions[ELF_MAX_LOADS];
+	struct elf_region regions[ELF_MAX_REGIONS];
 	unsigned n = elf_plan_regions(img, PAGE_SIZE, regions);
 
 	for (unsigned i = 0; i < n; i++) {
@@ -353,6 +362,18 @@ static int load_image(struct mm *mm, const struct fs_file *prog, const struct el
 			return err == -EEXIST ? -ENOEXEC : err;
 	}
 	return 0;
+}
+
+/* The brk as load_elf_binary leaves it: elf_brk_base (a static PIE's at ELF_ET_DYN_BASE, any
+ * other a page past its bss when randomized), then arch_randomize_brk. */
+static void set_brk(struct mm *mm, const struct elf_image *img, bool randomize)
+{
+	bool static_pie = img->type == ET_DYN; /* one with PT_INTERP never gets here */
+
+	mm->brk_base = elf_brk_base(img->hi + mm->load_bias, static_pie,
+				    ELF_ET_DYN_BASE_FOR(mm->compat),
+				    randomize && randomize_va_space > 1);
+	randomize_brk(mm, randomize);
 }
 
 int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
@@ -375,10 +396,23 @@ int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	arch_exec_info(mm->compat, &ai);
 	bool read_implies_exec = ai.read_implies_exec && img.stack == ELF_STACK_DEFAULT;
 	bool exec_stack = img.stack == ELF_STACK_EXEC || read_implies_exec;
+	struct exec_stack s = {
+		.word = mm->compat || sizeof(uintptr_t) == 4 ? 4 : 8,
+		.top_gap = sizeof(uintptr_t),
+		.align = ai.stack_align,
+		.argc = argc,
+		.argv = (const char *const *)argv,
+		.envc = count_strings(exec_default_envp),
+		.envp = exec_default_envp,
+		.execfn = prog->path,
+		.platform = ai.platform,
+	};
 
 	pick_layout(mm, randomize, worst_case);
+	if ((err = setup_arg_pages(mm, &s, randomize, worst_case, exec_stack)))
+		return err;
 	uint64_t bias = 0;
-	if (img.type == ET_DYN && (err = pick_load_bias(mm, &img, randomize, &bias)))
+	if (img.type == ET_DYN && (err = pick_load_bias(mm, &img, &bias)))
 		return err;
 	if (img.hi + bias > mm->geo.task_size || img.hi + bias < img.hi)
 		return -ENOEXEC;
@@ -386,13 +420,13 @@ int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	if ((err = load_image(mm, prog, &img, read_implies_exec)))
 		return err;
 	mm->entry = img.entry + bias;
-	mm->brk_base = mm->start_brk = page_up(img.hi + bias);
-	randomize_brk(mm, randomize);
-	/* binfmt_elf's order: the special mappings after the segments and brk, then the stack. */
-	if ((err = arch_setup_additional_pages(mm, exec_strings_bottom(mm->stack_top, argc, argv,
-									 prog->path))))
+	set_brk(mm, &img, randomize);
+	/* binfmt_elf's order: the vDSO and its kin (ARCH_SETUP_ADDITIONAL_PAGES) after the image
+	 * and brk, so a top-down vDSO lands below a static PIE; x86_64 and ARM place theirs from
+	 * the bottom of the argument strings (Linux's mm->start_stack at that point). */
+	if ((err = arch_setup_additional_pages(mm, s.top - exec_stack_strings_size(&s))))
 		return err;
-	return build_stack(mm, prog, &img, argc, argv, &ai, exec_stack);
+	return create_elf_tables(mm, &s, &img, &ai, randomize, worst_case);
 }
 
 void exec_layout_only(bool compat, bool randomize, uint64_t brk_base, struct run_result *res)

@@ -22,6 +22,12 @@ static uint64_t strings_len(int n, const char *const *v)
 	return len;
 }
 
+uint64_t exec_stack_strings_size(const struct exec_stack *s)
+{
+	return s->top_gap + strlen(s->execfn) + 1 + strings_len(s->envc, s->envp) +
+	       strings_len(s->argc, s->argv);
+}
+
 static void place(const struct exec_stack *s, struct stack_places *pl)
 {
 	uint64_t p = s->top - s->top_gap;
@@ -32,6 +38,7 @@ static void place(const struct exec_stack *s, struct stack_places *pl)
 	pl->env_start = p;
 	p -= strings_len(s->argc, s->argv);
 	pl->arg_start = p;
+	p -= s->lower;
 	p &= ~(uint64_t)(s->align - 1);
 	if (s->platform)
 		p -= strlen(s->platform) + 1;

@@ -98,6 +98,7 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	res->mmap_base = p->mm.mmap_base;
 	res->special_below_base = special_mappings_below(&p->mm, p->mm.mmap_base);
 	res->stack_top = p->mm.stack_top;
+	res->start_stack = p->mm.start_stack;
 	res->start_brk = p->mm.start_brk;
 	res->brk_base = p->mm.brk_base;
 	res->load_bias = p->mm.load_bias;

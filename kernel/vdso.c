@@ -36,17 +36,6 @@ static void vdso_data_update(void)
 	d->clock_mode = VDSO_CLOCK_MODE_COUNTER;
 }
 
-uint64_t exec_strings_bottom(uint64_t stack_top, int argc, char **argv, const char *execfn)
-{
-	uint64_t p = stack_top - sizeof(uintptr_t) - (strlen(execfn) + 1);
-
-	for (int i = 0; exec_default_envp[i]; i++)
-		p -= strlen(exec_default_envp[i]) + 1;
-	for (int i = 0; i < argc; i++)
-		p -= strlen(argv[i]) + 1;
-	return p;
-}
-
 uint64_t special_mappings_below(const struct mm *mm, uint64_t addr)
 {
 	uint64_t bottom = addr;

@@ -131,6 +131,24 @@ uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat)
 	return pages;
 }
 
+uint64_t stack_vma_end(uint64_t stack_top, uint64_t lower, uint64_t align)
+{
+	return page_align_up((stack_top - lower) & ~(align - 1));
+}
+
+uint64_t stack_vma_start(uint64_t vma_end, uint64_t strings_size)
+{
+	return ((vma_end - strings_size) & ~((uint64_t)PAGE_SIZE - 1)) - STACK_EXPAND;
+}
+
+uint64_t elf_brk_base(uint64_t image_end, bool static_pie, uint64_t et_dyn_base,
+		      bool randomize_brk)
+{
+	if (static_pie)
+		return page_align_up(et_dyn_base);
+	return page_align_up(image_end) + (randomize_brk ? PAGE_SIZE : 0);
+}
+
 uint64_t random_below(uint64_t n)
 {
 	uint64_t v;

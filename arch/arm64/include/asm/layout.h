@@ -16,4 +16,9 @@
 #define MMAP_LEGACY_IF_UNLIMITED_STACK 1
 #define BRK_RND_RANGE(compat) ((compat) ? _UL(32) << 20 : _UL(1) << 30)
 
+/* arch_align_stack (Linux 6.1): with randomization, sp is lowered by a random amount below
+ * this many bytes, then 16-byte aligned; on arm64 the kernel's page (native and compat alike:
+ * 4, 16 or 64 KiB). */
+#define ARCH_ALIGN_STACK_RANGE PAGE_SIZE
+
 #endif
