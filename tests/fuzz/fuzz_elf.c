@@ -104,17 +104,24 @@ static void check_accepted(const uint8_t *data, size_t size, unsigned elf_class,
 	FUZZ_CHECK(img->lo < img->hi);
 	FUZZ_CHECK(img->entry >= img->lo && img->entry < img->hi);
 
-	struct elf_region r[ELF_MAX_LOADS];
+	struct elf_region r[ELF_MAX_REGIONS];
 	unsigned n = elf_plan_regions(img, page_size, r);
-	FUZZ_CHECK(n >= 1 && n <= img->nr_loads);
+	FUZZ_CHECK(n >= 1 && n <= 2 * img->nr_loads);
 	FUZZ_CHECK(r[n - 1].seg == img->nr_loads - 1 && r[n - 1].end == img->hi);
 	for (unsigned i = 0; i < n; i++) {
 		const struct elf_load *l = &img->loads[r[i].seg];
 		FUZZ_CHECK(((r[i].start | r[i].end) & mask) == 0 && r[i].start < r[i].end);
-		FUZZ_CHECK(r[i].start == (l->vaddr & ~mask));
+		uint64_t file_end = (l->vaddr + l->filesz + mask) & ~mask;
+		/* A file region starts at its segment's first page; an anonymous one there (no file
+		 * bytes) or where the file's pages end. */
+		FUZZ_CHECK(r[i].start == (l->vaddr & ~mask) ||
+			   (r[i].anon && l->filesz && r[i].start == file_end));
 		FUZZ_CHECK(r[i].end <= ((l->vaddr + l->memsz + mask) & ~mask));
+		FUZZ_CHECK(r[i].anon || r[i].end <= file_end);
 		if (i)
-			FUZZ_CHECK(r[i].start >= r[i - 1].end && r[i].seg > r[i - 1].seg);
+			FUZZ_CHECK(r[i].start >= r[i - 1].end &&
+				   (r[i].seg > r[i - 1].seg ||
+				    (r[i].seg == r[i - 1].seg && r[i].anon && !r[i - 1].anon)));
 	}
 }
 

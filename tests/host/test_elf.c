@@ -100,14 +100,21 @@ static void test_regions_4k_pages(void **state)
 {
 	struct img64 *m = img_4k_linked();
 	struct elf_image e;
-	struct elf_region r[ELF_MAX_LOADS];
+	struct elf_region r[ELF_MAX_REGIONS];
 
 	assert_int_equal(parse(m, 0x1000, &e), 0);
-	assert_int_equal(elf_plan_regions(&e, 0x1000, r), 2);
+	/* Data's file bytes end at 0x69390: its pages from 0x6a000 on are anonymous bss. */
+	assert_int_equal(elf_plan_regions(&e, 0x1000, r), 3);
 	assert_int_equal(r[0].start, 0x10000);
 	assert_int_equal(r[0].end, 0x66000);
+	assert_false(r[0].anon);
 	assert_int_equal(r[1].start, 0x66000);
-	assert_int_equal(r[1].end, 0x6c000);
+	assert_int_equal(r[1].end, 0x6a000);
+	assert_false(r[1].anon);
+	assert_int_equal(r[2].start, 0x6a000);
+	assert_int_equal(r[2].end, 0x6c000);
+	assert_true(r[2].anon);
+	assert_int_equal(r[2].seg, 1);
 	free(m);
 }
 
@@ -115,7 +122,7 @@ static void test_regions_shared_page(void **state)
 {
 	struct img64 *m = img_4k_linked();
 	struct elf_image e;
-	struct elf_region r[ELF_MAX_LOADS];
+	struct elf_region r[ELF_MAX_REGIONS];
 
 	/* 64K: text's last page 0x60000 is also data's first; the data mapping (later) takes it. */
 	assert_int_equal(parse(m, 0x10000, &e), 0);
@@ -140,20 +147,80 @@ static void test_regions_swallowed_segment(void **state)
 {
 	struct img64 *m = img_new(ET_EXEC, 0x400100);
 	struct elf_image e;
-	struct elf_region r[ELF_MAX_LOADS];
+	struct elf_region r[ELF_MAX_REGIONS];
 
-	/* Three small segments in one 64K page: the last mapping has the page. */
+	/* Three small segments in one 64K page: the last mapping has the page, its bss the pages
+	 * after it. */
 	img_phdr(m, PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x800, 0x800);
 	img_phdr(m, PT_LOAD, PF_R, 0x1000, 0x401000, 0x100, 0x100);
 	img_phdr(m, PT_LOAD, PF_R | PF_W, 0x2000, 0x402000, 0x100, 0x20000);
 	assert_int_equal(parse(m, 0x10000, &e), 0);
-	assert_int_equal(elf_plan_regions(&e, 0x10000, r), 1);
+	assert_int_equal(elf_plan_regions(&e, 0x10000, r), 2);
 	assert_int_equal(r[0].start, 0x400000);
-	assert_int_equal(r[0].end, 0x430000);
+	assert_int_equal(r[0].end, 0x410000);
 	assert_int_equal(r[0].seg, 2);
-	/* On 4K pages each keeps its own. */
+	assert_false(r[0].anon);
+	assert_int_equal(r[1].start, 0x410000);
+	assert_int_equal(r[1].end, 0x430000);
+	assert_true(r[1].anon);
+	/* On 4K pages each keeps its own, and the bss past 0x403000 is anonymous. */
 	assert_int_equal(parse(m, 0x1000, &e), 0);
-	assert_int_equal(elf_plan_regions(&e, 0x1000, r), 3);
+	assert_int_equal(elf_plan_regions(&e, 0x1000, r), 4);
+	assert_int_equal(r[3].start, 0x403000);
+	assert_int_equal(r[3].end, 0x422000);
+	assert_true(r[3].anon);
+	free(m);
+}
+
+/* A bss-only PT_LOAD (p_filesz 0) is anonymous from the page holding its first byte, taking
+ * that page from the segment before it (6.1.192's elf_load: vm_brk_flags unmaps first). */
+static void test_regions_bss_only(void **state)
+{
+	struct img64 *m = img_new(ET_EXEC, 0x400100);
+	struct elf_image e;
+	struct elf_region r[ELF_MAX_REGIONS];
+
+	img_phdr(m, PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x1800, 0x1800);
+	img_phdr(m, PT_LOAD, PF_R | PF_W, 0x1800, 0x401800, 0, 0x3000);
+	assert_int_equal(parse(m, 0x1000, &e), 0);
+	assert_int_equal(elf_plan_regions(&e, 0x1000, r), 2);
+	assert_int_equal(r[0].end, 0x401000);
+	assert_false(r[0].anon);
+	assert_int_equal(r[1].start, 0x401000);
+	assert_int_equal(r[1].end, 0x405000);
+	assert_true(r[1].anon);
+	assert_int_equal(r[1].seg, 1);
+	free(m);
+}
+
+/* maximum_alignment: the largest power-of-two p_align of the PT_LOADs, at least a page; 0 when
+ * none is a power of two. */
+static void set_align(struct img64 *m, unsigned i, uint64_t align)
+{
+	memcpy(m->bytes + 64 + i * sizeof(struct elf64_phdr) + offsetof(struct elf64_phdr, p_align),
+	       &align, sizeof(align));
+}
+
+static void test_max_align(void **state)
+{
+	struct img64 *m = img_4k_linked();
+	struct elf_image e;
+
+	assert_int_equal(parse(m, 0x1000, &e), 0);
+	assert_int_equal(e.max_align, 0x1000);
+	set_align(m, 1, 0x10000);
+	assert_int_equal(parse(m, 0x1000, &e), 0);
+	assert_int_equal(e.max_align, 0x10000);
+	assert_int_equal(parse(m, 0x10000, &e), 0);
+	assert_int_equal(e.max_align, 0x10000);
+	set_align(m, 0, 0x30000); /* not a power of two: skipped */
+	set_align(m, 1, 4);       /* below the page: a page */
+	assert_int_equal(parse(m, 0x4000, &e), 0);
+	assert_int_equal(e.max_align, 0x4000);
+	set_align(m, 1, 0);
+	set_align(m, 2, 0x100000); /* PT_GNU_STACK's does not count */
+	assert_int_equal(parse(m, 0x1000, &e), 0);
+	assert_int_equal(e.max_align, 0);
 	free(m);
 }
 
@@ -303,6 +370,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_regions_4k_pages),
 		cmocka_unit_test(test_regions_shared_page),
 		cmocka_unit_test(test_regions_swallowed_segment),
+		cmocka_unit_test(test_regions_bss_only),
+		cmocka_unit_test(test_max_align),
 		cmocka_unit_test(test_interp_and_stack),
 		cmocka_unit_test(test_absurd_headers),
 		cmocka_unit_test(test_real_dynamic_binary),

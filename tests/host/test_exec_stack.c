@@ -95,11 +95,35 @@ static void test_32bit_arm(void **state)
 	free(buf);
 }
 
+/* arch_align_stack's random lowering: everything below the strings moves down by it (then the
+ * 16-byte alignment), the strings stay; the strings' size is what setup_arg_pages counts. */
+static void test_lowered(void **state)
+{
+	uint64_t auxv[] = { AT_HWCAP, 1, AT_PAGESZ, 4096, AT_RANDOM, 0, AT_EXECFN, 0, AT_PLATFORM, 0,
+			    AT_NULL, 0 };
+	struct exec_stack s = { .top = 0x7fff0000, .word = 8, .top_gap = 8, .align = 16, .argc = 2,
+				.argv = argv_, .envc = 1, .envp = envp_, .execfn = "/bin/prog",
+				.platform = "aarch64", .random = rnd, .auxv = auxv, .lower = 0x1234 };
+	/* Strings down to ...ffe3 as in test_64bit; ...ffe3 - 0x1234 = ...edaf, aligned ...eda0;
+	 * "aarch64" at ...ed98, random at ...ed88, 18 words: ...ecf8, aligned ...ecf0. */
+	assert_int_equal(exec_stack_strings_size(&s), 0x1d);
+	assert_int_equal(exec_stack_size(&s), 0x7fff0000 - 0x7ffeecf0);
+	uint8_t *buf = malloc(0x2000);
+	uint64_t sp = exec_stack_build(&s, buf);
+	assert_int_equal(sp, 0x7ffeecf0);
+	assert_int_equal(auxv[5], 0x7ffeed88);
+	assert_int_equal(auxv[9], 0x7ffeed98);
+	assert_int_equal(word_at(buf, sp, sp + 8, 8), 0x7ffeffe3); /* argv[0] did not move */
+	assert_string_equal((char *)buf + (0x7ffeffee - sp), "/bin/prog");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_64bit),
 		cmocka_unit_test(test_32bit_arm),
+		cmocka_unit_test(test_lowered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -201,6 +201,45 @@ static void test_gap_guards(void **state)
 	assert_int_equal(r.gap, g.stack_top / 6 * 5);
 }
 
+/* setup_arg_pages: arch_align_stack's lowering moves the VMA's end down a page once it and the
+ * 16-byte alignment reach a whole page (x86's 8 KiB: 0, 1 or 2 pages; arm64's under a page: 0,
+ * or 1 in the last 15 bytes); the VMA is the strings' pages plus 128 KiB: 132 KiB with 4K. */
+static void test_stack_vma(void **state)
+{
+	const uint64_t top = 0x7ffffffff000ULL & ~((uint64_t)PAGE_SIZE - 1);
+
+	assert_int_equal(stack_vma_end(top, 0, 16), top);
+	assert_int_equal(stack_vma_end(top, 1, 16), top);
+	assert_int_equal(stack_vma_end(top, PAGE_SIZE - 16, 16), top);
+	assert_int_equal(stack_vma_end(top, PAGE_SIZE - 15, 16), top - PAGE_SIZE);
+	assert_int_equal(stack_vma_end(top, PAGE_SIZE, 16), top - PAGE_SIZE);
+	assert_int_equal(stack_vma_end(top, 2 * PAGE_SIZE - 16, 16), top - PAGE_SIZE);
+	assert_int_equal(stack_vma_end(top, 2 * PAGE_SIZE - 1, 16), top - 2 * PAGE_SIZE);
+	assert_int_equal(stack_vma_end(top, PAGE_SIZE - 1, 1), top);
+	assert_int_equal(stack_vma_end(top, 0, 1), top);
+	assert_int_equal(top - stack_vma_start(top, 0x40), PAGE_SIZE + (128 << 10));
+	assert_int_equal(top - stack_vma_start(top, PAGE_SIZE), PAGE_SIZE + (128 << 10));
+	assert_int_equal(top - stack_vma_start(top, PAGE_SIZE + 1), 2 * PAGE_SIZE + (128 << 10));
+	if (PAGE_SIZE == 4096)
+		assert_int_equal(top - stack_vma_start(top, 0x40), 132 << 10);
+}
+
+/* load_elf_binary's brk: a static PIE at ELF_ET_DYN_BASE (page aligned) with or without
+ * randomization, anything else right after its image, or a page later when brk is randomized
+ * (the 6.1.y "Leave a gap between .bss and brk" backport). */
+static void test_elf_brk_base(void **state)
+{
+	const uint64_t end = 0x4b0000; /* a 64K multiple: page aligned on every preset */
+
+	assert_int_equal(elf_brk_base(end, false, 0x555555554aaaULL, false), end);
+	assert_int_equal(elf_brk_base(end - 1, false, 0x555555554aaaULL, false), end);
+	assert_int_equal(elf_brk_base(end, false, 0x555555554aaaULL, true), end + PAGE_SIZE);
+	assert_int_equal(elf_brk_base(0x7ffff7fff000ULL, true, 0x555555554aaaULL, false),
+			 (0x555555554aaaULL + PAGE_SIZE - 1) & ~((uint64_t)PAGE_SIZE - 1));
+	assert_int_equal(elf_brk_base(0x7ffff7fff000ULL, true, 0x555555554aaaULL, true),
+			 elf_brk_base(0, true, 0x555555554aaaULL, false));
+}
+
 static void test_log2_centi(void **state)
 {
 	assert_int_equal(log2_centi(1), 0);
@@ -221,6 +260,8 @@ int main(void)
 		cmocka_unit_test(test_arch_mmap_rnd_widths),
 		cmocka_unit_test(test_gap_guards),
 		cmocka_unit_test(test_log2_centi),
+		cmocka_unit_test(test_stack_vma),
+		cmocka_unit_test(test_elf_brk_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
