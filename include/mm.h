@@ -9,7 +9,10 @@
 struct fs_file;
 
 
-enum vma_kind { VMA_ANON, VMA_IMAGE, VMA_HEAP, VMA_STACK };
+/* VMA_BSS: exec's anonymous pages of an image's bss past its file pages (binfmt_elf's
+ * vm_brk_flags); anonymous like VMA_ANON, told apart only so that tools can name the first
+ * mmap. */
+enum vma_kind { VMA_ANON, VMA_IMAGE, VMA_HEAP, VMA_STACK, VMA_BSS };
 
 struct vma {
 	uint64_t start, end;   /* page aligned, end exclusive */

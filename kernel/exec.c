@@ -170,9 +170,15 @@ static int load_region(struct mm *mm, const struct fs_file *file, const struct e
 	const struct elf_load *l = &img->loads[r->seg];
 	uint64_t start = r->start + bias, end = r->end + bias;
 
-	if (r->anon) /* the bss pages past the file's: vm_brk_flags, zero on first touch */
-		return vma_insert(mm, start, end, segment_prot(l->flags, read_implies_exec), VMA_ANON,
+	if (r->anon) { /* the bss pages past the file's: vm_brk_flags, zero on first touch */
+		struct pmm_stats st;
+		pmm_get_stats(&st);
+		/* __vm_enough_memory's heuristic (overcommit_memory 0): no more pages than RAM. */
+		if ((end - start) >> PAGE_SHIFT > st.total)
+			return -ENOMEM;
+		return vma_insert(mm, start, end, segment_prot(l->flags, read_implies_exec), VMA_BSS,
 				  0);
+	}
 	/* elf_map's offset: the file position of the region's first byte (wrapping like Linux's
 	 * unsigned arithmetic where the segment is not page-congruent with the file). */
 	uint64_t offset = l->offset - (l->vaddr - r->start);
