@@ -15,6 +15,6 @@
 
 /* arch_align_stack (Linux 6.1): none on 32-bit ARM (the generic one leaves sp as it is), so
  * the initial sp keeps the strings' alignment and only STACK_ROUND's 16 bytes apply. */
-#define ARCH_ALIGN_STACK_RANGE 0
+#define ARCH_ALIGN_STACK_RANGE 0ULL
 
 #endif

@@ -19,6 +19,6 @@
 /* arch_align_stack (Linux 6.1): with randomization, sp is lowered by a random amount below
  * this many bytes, then 16-byte aligned; on arm64 the kernel's page (native and compat alike:
  * 4, 16 or 64 KiB). */
-#define ARCH_ALIGN_STACK_RANGE PAGE_SIZE
+#define ARCH_ALIGN_STACK_RANGE ((uint64_t)PAGE_SIZE)
 
 #endif

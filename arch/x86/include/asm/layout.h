@@ -27,6 +27,6 @@
 
 /* arch_align_stack (Linux 6.1): with randomization, sp is lowered by a random amount below
  * this many bytes, then 16-byte aligned; 8 KiB on x86 (i386, x86_64 and ia32 compat alike). */
-#define ARCH_ALIGN_STACK_RANGE 8192
+#define ARCH_ALIGN_STACK_RANGE 8192ULL
 
 #endif
