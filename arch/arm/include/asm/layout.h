@@ -8,7 +8,8 @@
 
 /* Bottom-up mmap starts a third of the way up, 16 MiB aligned. */
 #define TASK_UNMAPPED_BASE_FOR(task_size) ((((task_size) / 3) + (16UL << 20) - 1) & ~((16UL << 20) - 1))
-#define ELF_ET_DYN_BASE_FOR(compat) (TASK_SIZE / 3 * 2)
+/* ELF_ET_DYN_BASE (asm/elf.h): 4 MiB, where a static PIE's brk starts. */
+#define ELF_ET_DYN_BASE_FOR(compat) 0x400000UL
 /* Generic (arm, arm64) code falls back to bottom-up when the stack rlimit is unlimited. */
 #define MMAP_LEGACY_IF_UNLIMITED_STACK 1
 #define BRK_RND_RANGE(compat) (32UL << 20)

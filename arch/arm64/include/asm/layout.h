@@ -9,8 +9,9 @@
 
 /* Bottom-up mmap starts a quarter of the way up the task's own address space. */
 #define TASK_UNMAPPED_BASE_FOR(task_size) (((task_size) / 4 + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
-/* PIE load base: two thirds of the task size. */
-#define ELF_ET_DYN_BASE_FOR(compat) ((compat) ? 2 * (_UL(0x100000000) - PAGE_SIZE) / 3 : 2 * TASK_SIZE / 3)
+/* ELF_ET_DYN_BASE (asm/elf.h): two thirds of the native task size; COMPAT_ELF_ET_DYN_BASE
+ * 4 MiB, as on 32-bit ARM. A static PIE's brk starts there. */
+#define ELF_ET_DYN_BASE_FOR(compat) ((compat) ? _UL(0x400000) : 2 * TASK_SIZE / 3)
 /* brk randomization range (arch_randomize_brk). */
 /* Generic (arm, arm64) code falls back to bottom-up when the stack rlimit is unlimited. */
 #define MMAP_LEGACY_IF_UNLIMITED_STACK 1

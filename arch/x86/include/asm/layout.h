@@ -16,9 +16,12 @@
 /* x86 keeps top-down even with an unlimited stack rlimit. */
 #define MMAP_LEGACY_IF_UNLIMITED_STACK 0
 
-/* PIE load base: 4 MiB for 32-bit tasks, two thirds of the address space for 64-bit ones. */
+/* ELF_ET_DYN_BASE (asm/elf.h), where a static PIE's brk starts: two thirds of the address space
+ * for x86_64 tasks, 4 MiB on i386; an ia32 task on x86_64 gets COMPAT_ELF_ET_DYN_BASE,
+ * TASK_UNMAPPED_BASE + 16 MiB (0x56555000, compat_binfmt_elf). */
 #ifdef CONFIG_64BIT
-#define ELF_ET_DYN_BASE_FOR(compat) ((compat) ? 0x400000UL : TASK_SIZE / 3 * 2)
+#define ELF_ET_DYN_BASE_FOR(compat) \
+	((compat) ? TASK_UNMAPPED_BASE_FOR(TASK_SIZE_COMPAT) + 0x1000000UL : TASK_SIZE / 3 * 2)
 #define BRK_RND_RANGE(compat) ((compat) ? 32UL << 20 : 1UL << 30)
 #else
 #define ELF_ET_DYN_BASE_FOR(compat) 0x400000UL
