@@ -338,7 +338,7 @@ static int create_elf_tables(struct mm *mm, struct exec_stack *s, const struct e
 	s->auxv = auxv;
 	s->lower = align_stack_lower(randomize, worst_case);
 	uint64_t size = exec_stack_size(s);
-	if (size > STACK_ARGS_MAX)
+	if (size - s->lower > STACK_ARGS_MAX) /* the contents; the lowering is below a page */
 		return -E2BIG;
 	if (size <= sizeof(stack_scratch)) {
 		mm->start_stack = exec_stack_build(s, stack_scratch);
