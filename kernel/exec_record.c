@@ -12,7 +12,8 @@ void exec_record_take(struct mm *mm, struct exec_record *r)
 	for (struct vma *v = mm->vmas; v; v = v->next) {
 		if (v->kind == VMA_IMAGE && (v->prot & PT_X) && !r->text)
 			r->text = v->start;
-		if (v->kind == VMA_IMAGE && (v->prot & PT_W) && !r->data)
+		/* (a bss-only segment is an anonymous mapping, as Linux maps it: still the data) */
+		if ((v->kind == VMA_IMAGE || v->kind == VMA_BSS) && (v->prot & PT_W) && !r->data)
 			r->data = v->start;
 		if (v->kind == VMA_STACK)
 			r->stack_top = v->end;
