@@ -128,51 +128,6 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	p->in_use = false;
 }
 
-static const char *fault_reason(struct mm *mm, const struct trap_info *ti)
-{
-	if (ti->fault_addr >= mm->geo.task_size)
-		return "kernel address";
-	struct vma *v = vma_find(mm, ti->fault_addr);
-	if (!v)
-		return "not mapped";
-	switch (ti->access) {
-	case ACCESS_WRITE: return v->prot & PT_W ? "permission" : "read-only";
-	case ACCESS_EXEC: return v->prot & PT_X ? "permission" : "not executable";
-	default: return v->prot & PT_R ? "permission" : "no read permission";
-	}
-}
-
-static enum fault_access fault_access_of(enum trap_access a)
-{
-	return a == ACCESS_WRITE ? FAULT_WRITE : a == ACCESS_EXEC ? FAULT_EXEC : FAULT_READ;
-}
-
-void user_fault(struct trap_info *ti)
-{
-	struct process *p = current;
-	int sig = SIGSEGV;
-
-	if (!p) /* a user-mode trap with no process: cannot happen unless the arch lies */
-		panic("user trap (%s) with no current process", ti->name);
-	if (ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr) {
-		int r = handle_mm_fault(&p->mm, ti->fault_addr, fault_access_of(ti->access));
-		if (r == 0)
-			return;
-		if (r == -ENOMEM) /* no frame for a page the VMA allows: SIGKILL, as Linux */
-			out_of_memory();
-		if (!p->quiet_faults)
-			printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
-			       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
-			       trap_access_name(ti->access), fault_reason(&p->mm, ti));
-	} else {
-		sig = ti->kind == TRAP_UNDEFINED ? SIGILL : ti->kind == TRAP_ALIGNMENT ? SIGBUS :
-		      ti->kind == TRAP_BREAKPOINT ? SIGTRAP : SIGSEGV;
-		printk("[pid %d] %s: %s ip %llx\n", p->pid, p->name, ti->name,
-		       (unsigned long long)ti->pc);
-	}
-	arch_user_exit(128 + sig);
-}
-
 /* The ^C is what a terminal echoes for the interrupt character; the shell then reports the
  * status like any other death by signal. A program a long command runs (bench, aslr attack)
  * ends by itself: the command sees the Ctrl-C when it polls, and stops. */

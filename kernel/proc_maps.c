@@ -10,6 +10,7 @@
  * the name; a line without a name ends with the space after the inode. */
 #include <console.h>
 #include <cred.h>
+#include <fault.h>
 #include <fs.h>
 #include <kernel.h>
 #include <lib/fmt.h>
@@ -21,14 +22,6 @@
 #include <vdso.h>
 
 #define MAPS_PAD_WIDTH (25 + 6 * (int)sizeof(void *) - 1)
-
-/* The file a VMA maps: its own, or the program image's for an image VMA recorded without one. */
-static const struct fs_file *vma_file(const struct process *p, const struct vma *v)
-{
-	if (v->file)
-		return v->file;
-	return v->kind == VMA_IMAGE ? p->exe : NULL;
-}
 
 /* Linux's names for anonymous VMAs (show_map_vma): [heap] for any that overlaps the brk
  * area [start_brk, brk] (so with no randomization a bss that ends where brk starts is called
@@ -48,7 +41,7 @@ static void maps_line(const struct process *p, const struct vma *v,
 		      void (*out)(void *ctx, const char *s, size_t n), void *ctx)
 {
 	char line[FS_PATH_MAX + 128];
-	const struct fs_file *f = vma_file(p, v);
+	const struct fs_file *f = vma_backing_file(p, v);
 	const char *name = f ? f->path : v->name ? v->name : vma_anon_name(p, v);
 	int n = snprintf(line, sizeof(line), "%08llx-%08llx %c%c%cp %08llx %02x:%02x %lu ",
 			 (unsigned long long)v->start, (unsigned long long)v->end,

@@ -15,6 +15,7 @@
 #include <proc.h>
 #include <random.h>
 #include <syscall.h>
+#include <utsname.h>
 
 #define SIGKILL 9
 #define NSIG 64
@@ -75,8 +76,8 @@ long sys_uname(const struct syscall_args *a)
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, "Linux", UTS_LEN);
 	strlcpy(u.nodename, "rndbits", UTS_LEN);
-	strlcpy(u.release, "6.1.0-rndbits", UTS_LEN);
-	snprintf(u.version, UTS_LEN, "#1 rndbits %s page=%lu", CONFIG_PRESET,
+	strlcpy(u.release, UTS_RELEASE, UTS_LEN);
+	snprintf(u.version, UTS_LEN, UTS_VERSION_BUILD " rndbits %s page=%lu", CONFIG_PRESET,
 		 (unsigned long)PAGE_SIZE);
 	strlcpy(u.machine, arch_syscall_table(false)->uts_machine, UTS_LEN);
 	strlcpy(u.domainname, "(none)", UTS_LEN);

@@ -5,6 +5,7 @@
 #include <arch/trap.h>
 #include <console.h>
 #include <cred.h>
+#include <fault.h>
 #include <kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -13,21 +14,12 @@
 #include <shell.h>
 #include <trap.h>
 
-static const char *const access_names[] = {
-	[ACCESS_READ] = "read", [ACCESS_WRITE] = "write", [ACCESS_EXEC] = "exec",
-};
-
 static const char *const kind_names[] = {
 	[TRAP_SYSCALL] = "syscall",     [TRAP_PAGE_FAULT] = "page fault",
 	[TRAP_ALIGNMENT] = "alignment", [TRAP_UNDEFINED] = "undefined instruction",
 	[TRAP_BREAKPOINT] = "breakpoint", [TRAP_IRQ] = "interrupt",
 	[TRAP_OTHER] = "exception",
 };
-
-const char *trap_access_name(enum trap_access a)
-{
-	return a < ARRAY_SIZE(access_names) ? access_names[a] : "?";
-}
 
 /* Report an exception the kernel cannot survive, with the page-table walk of the fault address
  * so the cause is visible without a debugger, then power off with a status tests can see. */

@@ -5,13 +5,17 @@
 #include <arch/mmu.h>
 #include <arch/trap.h>
 #include <cred.h>
+#include <fault.h>
+#include <fs.h>
 #include <kernel.h>
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <mm.h>
 #include <pgtable.h>
 #include <pmm.h>
 #include <proc.h>
+#include <utsname.h>
 
 #define SIGKILL 9
 
@@ -179,4 +183,132 @@ int copy_from_user(struct mm *mm, void *dst, uint64_t src, size_t len)
 int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len)
 {
 	return copy_user(mm, dst, (void *)src, len, true);
+}
+
+/* ---- User faults that are not resolved: the signal and the console lines. ---- */
+
+static const char *const access_names[] = {
+	[ACCESS_READ] = "read", [ACCESS_WRITE] = "write", [ACCESS_EXEC] = "exec",
+};
+
+const char *trap_access_name(enum trap_access a)
+{
+	return a < ARRAY_SIZE(access_names) ? access_names[a] : "?";
+}
+
+const struct fs_file *vma_backing_file(const struct process *p, const struct vma *v)
+{
+	if (v->file)
+		return v->file;
+	return v->kind == VMA_IMAGE ? p->exe : NULL;
+}
+
+void fault_vma_addr(const struct user_signal *us, uintptr_t ip, char *buf, size_t size)
+{
+	const struct vma *v = us->mm->vmas;
+
+	while (v && v->end <= ip) /* find_vma: the first VMA that ends above ip */
+		v = v->next;
+	const struct fs_file *f = v ? vma_backing_file(us->proc, v) : NULL;
+	buf[0] = '\0';
+	if (f)
+		snprintf(buf, size, " in %s[%llx+%llx]", f->name, (unsigned long long)v->start,
+			 (unsigned long long)(v->end - v->start));
+}
+
+bool user_peek(struct mm *mm, uint64_t va, void *buf, size_t n, uint64_t limit)
+{
+	uint8_t *out = buf;
+
+	if (va + n < va || va + n > limit || va + n > mm->geo.task_size)
+		return false;
+	while (n) {
+		struct pt_walk_result w;
+		size_t in_page = PAGE_SIZE - (va & (PAGE_SIZE - 1));
+		size_t len = MIN(n, in_page);
+
+		pt_walk(mm->root, (uintptr_t)va, &w);
+		if (!w.mapped || !(w.prot & PT_R))
+			return false;
+		memcpy(out, __va(w.pa), len);
+		out += len;
+		va += len;
+		n -= len;
+	}
+	return true;
+}
+
+void fault_print_task_info(const struct user_signal *us, const char *hardware_name)
+{
+	/* One CPU; nothing taints the kernel; no kdump kernel is loaded. */
+	printk("CPU: 0 PID: %d Comm: %.20s Not tainted %s %s\n", us->pid, us->comm,
+	       UTS_RELEASE, UTS_VERSION_BUILD);
+	if (hardware_name)
+		printk("Hardware name: %s\n", hardware_name);
+}
+
+/* rndbits' own explanation, after Linux's lines: what was accessed and why it was refused. */
+static const char *fault_reason(struct mm *mm, const struct trap_info *ti)
+{
+	if (ti->fault_addr >= mm->geo.task_size)
+		return "kernel address";
+	struct vma *v = vma_find(mm, ti->fault_addr);
+	if (!v)
+		return "not mapped";
+	switch (ti->access) {
+	case ACCESS_WRITE: return v->prot & PT_W ? "permission" : "read-only";
+	case ACCESS_EXEC: return v->prot & PT_X ? "permission" : "not executable";
+	default: return v->prot & PT_R ? "permission" : "no read permission";
+	}
+}
+
+static enum fault_access fault_access_of(enum trap_access a)
+{
+	return a == ACCESS_WRITE ? FAULT_WRITE : a == ACCESS_EXEC ? FAULT_EXEC : FAULT_READ;
+}
+
+/* The signal a trap that is not a page fault sends, as Linux's handlers choose it. */
+static int trap_signal(const struct trap_info *ti)
+{
+	switch (ti->kind) {
+	case TRAP_UNDEFINED: return SIGILL;
+	case TRAP_ALIGNMENT: return SIGBUS;
+	case TRAP_BREAKPOINT: return SIGTRAP;
+	default: return SIGSEGV;
+	}
+}
+
+static void explain(const struct process *p, struct mm *mm, const struct trap_info *ti)
+{
+	if (ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr)
+		printk("[pid %d] %s: segfault at %llx ip %llx (%s, %s)\n", p->pid, p->name,
+		       (unsigned long long)ti->fault_addr, (unsigned long long)ti->pc,
+		       trap_access_name(ti->access), fault_reason(mm, ti));
+	else
+		printk("[pid %d] %s: %s ip %llx\n", p->pid, p->name, ti->name,
+		       (unsigned long long)ti->pc);
+}
+
+void user_fault(struct trap_info *ti)
+{
+	struct process *p = current_process();
+
+	if (!p) /* a user-mode trap with no process: cannot happen unless the arch lies */
+		panic("user trap (%s) with no current process", ti->name);
+	if (ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr) {
+		int r = handle_mm_fault(&p->mm, ti->fault_addr, fault_access_of(ti->access));
+		if (r == 0)
+			return;
+		if (r == -ENOMEM) /* no frame for a page the VMA allows: SIGKILL, as Linux */
+			out_of_memory();
+	}
+	struct user_signal us = { .sig = trap_signal(ti), .ti = ti, .comm = p->name, .pid = p->pid,
+				  .proc = p, .mm = &p->mm };
+	/* An attack's expected misses (page faults) stay quiet; otherwise the whole report,
+	 * Linux's lines first. */
+	if (!(p->quiet_faults && ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr)) {
+		arch_show_unhandled_signal(&us);
+		explain(p, &p->mm, ti);
+	}
+	arch_user_exit(128 + us.sig);
 }
