@@ -147,7 +147,10 @@ static struct fs_file *new_node(const char *path, unsigned mode)
 	f->path = saved;
 	f->name = strrchr(saved, '/') + 1;
 	f->mode = mode;
-	f->ino = nr_nodes + 2; /* 1 is the root's, as on Linux's rootfs */
+	/* Inode numbers as Linux 6.1's tmpfs rootfs hands them out in creation order: 1 is the
+	 * root's, 2-4 the built-in default initramfs's /dev, /dev/console and /root (unpacked
+	 * before any initrd), so the archive's first entry is 5. */
+	f->ino = nr_nodes + 5;
 	nr_nodes++;
 	return f;
 }
