@@ -10,12 +10,9 @@
 #define RNDBITS_FAULT_H
 
 #include <arch/trap.h>
+#include <mm.h>
+#include <proc.h>
 #include <types.h>
-
-struct mm;
-struct process;
-struct fs_file;
-struct vma;
 
 #define SIGILL 4
 #define SIGTRAP 5
@@ -60,7 +57,14 @@ bool user_peek(struct mm *mm, uint64_t va, void *buf, size_t n, uint64_t limit);
  * "Hardware name:" line when the arch gives one (NULL: none). */
 void fault_print_task_info(const struct user_signal *us, const char *hardware_name);
 
-/* The file a VMA maps: its own, or the program's for an image VMA recorded without one. */
-const struct fs_file *vma_backing_file(const struct process *p, const struct vma *v);
+/* The file a VMA maps: its own, or the program's for an image VMA recorded without one (what
+ * /proc/PID/maps names and print_vma_addr reports). */
+static inline const struct fs_file *vma_backing_file(const struct process *p,
+						     const struct vma *v)
+{
+	if (v->file)
+		return v->file;
+	return v->kind == VMA_IMAGE ? p->exe : NULL;
+}
 
 #endif

@@ -196,13 +196,6 @@ const char *trap_access_name(enum trap_access a)
 	return a < ARRAY_SIZE(access_names) ? access_names[a] : "?";
 }
 
-const struct fs_file *vma_backing_file(const struct process *p, const struct vma *v)
-{
-	if (v->file)
-		return v->file;
-	return v->kind == VMA_IMAGE ? p->exe : NULL;
-}
-
 void fault_vma_addr(const struct user_signal *us, uintptr_t ip, char *buf, size_t size)
 {
 	const struct vma *v = us->mm->vmas;

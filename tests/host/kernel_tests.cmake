@@ -77,3 +77,10 @@ foreach(preset ${HOST_PRESET_NAMES})
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
   target_compile_options(test_vafields.${preset} PRIVATE "SHELL:-include ${CMAKE_BINARY_DIR}/presets/${preset}/config.h")
 endforeach()
+
+
+# The fatal-user-fault reports' pure formatters (x86 show_opcodes, arm64 fault names, pstate and
+# register lines), against Linux 6.1's formats written out (docs/faults.md).
+rndbits_host_test(signal_fmt SOURCES test_signal_fmt.c
+                  UNDER_TEST ${RNDBITS_ROOT}/arch/x86/signal_fmt.c ${RNDBITS_ROOT}/arch/arm64/signal_fmt.c
+                  INCLUDES ${RNDBITS_ROOT})
