@@ -8,6 +8,7 @@
 
 extern char arm_vectors[];
 bool arm_powering_off(void);
+void arm_user_debug_setup(void); /* show_signal.c */
 __noreturn void arm_psci_system_off(void);
 
 #define CPACR_CP10_CP11_FULL (0xfu << 20)
@@ -29,6 +30,7 @@ void arch_traps_init(void)
 	arm_isb();
 	arm_gic_init();
 	vfp_enable();
+	arm_user_debug_setup();
 }
 
 /* FSR[10,3:0] */
