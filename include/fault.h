@@ -44,8 +44,9 @@ struct user_signal {
 /* The arch's report of a fatal user trap, in Linux 6.1's words for that ISA (arch/<isa>). */
 void arch_show_unhandled_signal(const struct user_signal *us);
 
-/* Linux's print_vma_addr(" in ", ip) into buf (FAULT_VMA_ADDR_MAX bytes hold any): " in NAME[START+SIZE]" for the first VMA ending
- * above ip (find_vma: it may start above ip) when a file backs it, else "". */
+/* Linux's print_vma_addr(" in ", ip) into buf (FAULT_VMA_ADDR_MAX bytes hold any):
+ * " in NAME[START+SIZE]" for the first VMA ending above ip (find_vma: it may start above ip)
+ * when a file backs it, else "". */
 #define FAULT_VMA_ADDR_MAX 320 /* " in ", a file name (< 256), "[start+size]" */
 void fault_vma_addr(const struct user_signal *us, uintptr_t ip, char *buf, size_t size);
 

@@ -53,7 +53,7 @@ static void show_pte(const struct user_signal *us, uint32_t addr)
 	printk("[%08x] *pgd=%08x\n", (unsigned)addr, (unsigned)l1[(addr >> 20) & ~1u]);
 }
 
-static const char *processor_mode(uint32_t cpsr)
+static const char *processor_mode(unsigned cpsr)
 {
 	static const char *const modes[16] = {
 		"USER_32", "FIQ_32", "IRQ_32", "SVC_32", "UK4_32", "UK5_32", "MON_32", "ABT_32",
@@ -70,23 +70,25 @@ static const char *processor_mode(uint32_t cpsr)
 static void show_regs(const struct user_signal *us)
 {
 	const struct trap_frame *f = us->ti->frame;
-	uint32_t psr = f->cpsr, dacr = arm_read_dacr();
+	unsigned r[13], pc = f->pc, lr = f->lr, sp = f->sp, psr = f->cpsr, dacr = arm_read_dacr();
 
+	for (unsigned i = 0; i < 13; i++)
+		r[i] = f->r[i];
 	fault_print_task_info(us, "Generic DT based system");
-	printk("PC is at 0x%x\n", (unsigned)f->pc);
-	printk("LR is at 0x%x\n", (unsigned)f->lr);
-	printk("pc : [<%08x>]    lr : [<%08x>]    psr: %08x\n", (unsigned)f->pc, (unsigned)f->lr, (unsigned)psr);
-	printk("sp : %08x  ip : %08x  fp : %08x\n", (unsigned)f->sp, (unsigned)f->r[12], (unsigned)f->r[11]);
-	printk("r10: %08x  r9 : %08x  r8 : %08x\n", (unsigned)f->r[10], (unsigned)f->r[9], (unsigned)f->r[8]);
-	printk("r7 : %08x  r6 : %08x  r5 : %08x  r4 : %08x\n", (unsigned)f->r[7], (unsigned)f->r[6], (unsigned)f->r[5], (unsigned)f->r[4]);
-	printk("r3 : %08x  r2 : %08x  r1 : %08x  r0 : %08x\n", (unsigned)f->r[3], (unsigned)f->r[2], (unsigned)f->r[1], (unsigned)f->r[0]);
+	printk("PC is at 0x%x\n", pc);
+	printk("LR is at 0x%x\n", lr);
+	printk("pc : [<%08x>]    lr : [<%08x>]    psr: %08x\n", pc, lr, psr);
+	printk("sp : %08x  ip : %08x  fp : %08x\n", sp, r[12], r[11]);
+	printk("r10: %08x  r9 : %08x  r8 : %08x\n", r[10], r[9], r[8]);
+	printk("r7 : %08x  r6 : %08x  r5 : %08x  r4 : %08x\n", r[7], r[6], r[5], r[4]);
+	printk("r3 : %08x  r2 : %08x  r1 : %08x  r0 : %08x\n", r[3], r[2], r[1], r[0]);
 	printk("Flags: %c%c%c%c  IRQs o%s  FIQs o%s  Mode %s  ISA %s  Segment %s\n",
 	       psr & (1u << 31) ? 'N' : 'n', psr & (1u << 30) ? 'Z' : 'z',
 	       psr & (1u << 29) ? 'C' : 'c', psr & (1u << 28) ? 'V' : 'v',
-	       psr & (1u << 7) ? "ff" : "n", psr & (1u << 6) ? "ff" : "n", processor_mode((unsigned)psr),
+	       psr & (1u << 7) ? "ff" : "n", psr & (1u << 6) ? "ff" : "n", processor_mode(psr),
 	       psr & (1u << 5) ? "Thumb" : "ARM", (dacr & (3u << 2)) ? "user" : "none");
-	printk("Control: %08x  Table: %08x  DAC: %08x\n", (unsigned)arm_read_sctlr(), (unsigned)arm_read_ttbr0(),
-	       (unsigned)dacr);
+	printk("Control: %08x  Table: %08x  DAC: %08x\n", (unsigned)arm_read_sctlr(),
+	       (unsigned)arm_read_ttbr0(), dacr);
 }
 
 void arch_show_unhandled_signal(const struct user_signal *us)
