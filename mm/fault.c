@@ -216,7 +216,7 @@ bool user_peek(struct mm *mm, uint64_t va, void *buf, size_t n, uint64_t limit)
 	if (va + n < va || va + n > limit || va + n > mm->geo.task_size)
 		return false;
 	while (n) {
-		struct pt_walk_result w;
+		struct pt_walk_result w = { 0 }; /* zeroed for cppcheck's cross-function check */
 		size_t in_page = PAGE_SIZE - (va & (PAGE_SIZE - 1));
 		size_t len = MIN(n, in_page);
 
