@@ -24,8 +24,10 @@
  * maps file pages straight into user space. */
 int initramfs_unpack(const void *data, size_t size, const char *what);
 
-/* The archive built into the image (the built-in programs, /bin and /bin32), unpacked once at
- * boot, after the page allocator and before any boot loader's archive. */
+/* The archive built into the image (the built-in programs, /bin and /bin32): one boot line
+ * ("initramfs: built-in: B bytes, unpacked when first used"), and its files join the tree at
+ * the first lookup, listing or initramfs_unpack, before any boot loader's archive. Call once,
+ * after the page allocator. */
 void initramfs_unpack_builtin(void);
 
 /* The file or directory at an absolute, clean path ("/bin", "/bin/hello"; not "/"), or NULL. */

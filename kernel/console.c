@@ -69,21 +69,14 @@ static bool capture_putc(char c)
 	return true;
 }
 
-/* The one place the UART is written: out of line, so that the (inlined) driver is translated
- * once, not once for the '\r' of a newline and again for each byte. */
-static __attribute__((noinline)) void uart_putc(char c)
-{
-	arch_console_putc(c);
-}
-
-/* Out of line: printk's sink and the line editor share its one copy. */
-__attribute__((noinline)) void console_putc(char c)
+/* The terminal wants CR LF; the kernel writes '\n' alone. */
+void console_putc(char c)
 {
 	if (capture_putc(c))
 		return;
 	if (c == '\n')
-		uart_putc('\r');
-	uart_putc(c);
+		arch_console_putc('\r');
+	arch_console_putc(c);
 }
 
 void console_write(const char *s, size_t n)

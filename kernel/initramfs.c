@@ -2,6 +2,11 @@
  * directories and files, the way Linux's populate_rootfs fills its rootfs: the archive built
  * into the image first (the built-in programs), then the one the boot loader passed.
  *
+ * The built-in archive is added when the tree is first used (a lookup, a listing, another
+ * archive), not at boot: most boots run a few programs, and its checking and adding is the
+ * largest part of what the boot would otherwise do (docs/benchmarks.md). Its files are used in
+ * place, so adding it later takes no frames the boot did not.
+ *
  * The tree is a flat table of nodes (struct fs_file), found by path. A later node with the same
  * path replaces an earlier one (lookups go from the newest), so an archive can overwrite a file
  * of an earlier one; an archive is added whole or not at all: it is walked and checked once
@@ -28,17 +33,25 @@ static unsigned nr_nodes;
 static char names[NAMES_SIZE];
 static size_t names_used;
 
+static void add_pending_builtin(void);
+
 static bool is_dir(const struct fs_file *f)
 {
 	return (f->mode & CPIO_S_IFMT) == CPIO_S_IFDIR;
 }
 
-const struct fs_file *ramfs_lookup(const char *path)
+static struct fs_file *find_node(const char *path)
 {
 	for (unsigned i = nr_nodes; i-- > 0;)
 		if (strcmp(nodes[i].path, path) == 0)
 			return &nodes[i];
 	return NULL;
+}
+
+const struct fs_file *ramfs_lookup(const char *path)
+{
+	add_pending_builtin();
+	return find_node(path);
 }
 
 const struct fs_file *fs_file_lookup(const char *path)
@@ -63,6 +76,7 @@ const struct fs_file *ramfs_next_child(const char *dir, const char *after)
 	size_t dir_len = strlen(dir);
 	const struct fs_file *next = NULL;
 
+	add_pending_builtin();
 	for (unsigned i = 0; i < nr_nodes; i++) {
 		const struct fs_file *f = &nodes[i];
 		if (!in_dir(f, dir, dir_len) || strcmp(f->name, after) <= 0)
@@ -167,7 +181,7 @@ static int make_dirs(const char *path, unsigned mode)
 			continue;
 		memcpy(prefix, path, i);
 		prefix[i] = '\0';
-		const struct fs_file *f = ramfs_lookup(prefix);
+		const struct fs_file *f = find_node(prefix);
 		if (f && !is_dir(f))
 			return -ENOTDIR;
 		if (!f && !new_node(prefix, i == len ? mode : DIR_MODE))
@@ -214,7 +228,7 @@ static int add_file(const struct cpio_entry *e, const char *path)
 	int err = *parent ? make_dirs(parent, DIR_MODE) : 0;
 	if (err)
 		return err;
-	const struct fs_file *old = ramfs_lookup(path);
+	const struct fs_file *old = find_node(path);
 	if (old && is_dir(old))
 		return -EISDIR;
 	struct fs_file *f = new_node(path, e->mode);
@@ -297,7 +311,9 @@ static const struct fs_file *link_target(const struct cpio_entry *e, const char 
 	last[last == dir ? 1 : 0] = '\0';
 	if (path_clean(dir, target, clean, sizeof(clean), &slash) || slash)
 		return NULL;
-	return fs_file_lookup(clean);
+	const struct fs_file *f = find_node(clean);
+
+	return f && !is_dir(f) ? f : NULL;
 }
 
 /* Symbolic links to files: the tree has no links of its own, so a link becomes a second name
@@ -321,7 +337,7 @@ static int add_links(const void *data, size_t size, struct archive_counts *c)
 			    archive_path(e.name, CPIO_S_IFLNK, path, sizeof(path), &why) <= 0)
 				continue;
 			total++;
-			const struct fs_file *t = link_target(&e, path), *old = ramfs_lookup(path);
+			const struct fs_file *t = link_target(&e, path), *old = find_node(path);
 			if (!t || (old && old->data == t->data && old->size == t->size) ||
 			    (old && (old->mode & CPIO_S_IFMT) == CPIO_S_IFDIR))
 				continue;
@@ -368,23 +384,39 @@ static int add_archive(const void *data, size_t size, const char **why, unsigned
 	return 0;
 }
 
+static void report_refusal(const char *what, const char *why, unsigned entry)
+{
+	printk("initramfs: %s: refused: %s (entry %u)\n", what, why, entry);
+}
+
+/* Add the archive checked by check_archive (c: its counts), whole or not at all. */
+static int add_checked(const void *data, size_t size, struct archive_counts *c,
+		       const char **why, unsigned *entry)
+{
+	unsigned first = nr_nodes;
+	size_t names_mark = names_used;
+	int err = add_archive(data, size, why, entry);
+
+	if (!err && c->link_entries && (err = add_links(data, size, c)))
+		*why = "too many files";
+	if (err)
+		roll_back(first, names_mark);
+	return err;
+}
+
 int initramfs_unpack(const void *data, size_t size, const char *what)
 {
 	struct archive_counts c;
 	const char *why = NULL;
-	unsigned entry = 0, first = nr_nodes;
-	size_t names_mark = names_used;
-	int err = check_archive(data, size, &c, &why, &entry);
+	unsigned entry = 0;
+	int err;
 
-	if (!err) {
-		err = add_archive(data, size, &why, &entry);
-		if (!err && c.link_entries && (err = add_links(data, size, &c)))
-			why = "too many files";
-		if (err)
-			roll_back(first, names_mark);
-	}
+	add_pending_builtin(); /* first: a later archive's files replace its */
+	err = check_archive(data, size, &c, &why, &entry);
+	if (!err)
+		err = add_checked(data, size, &c, &why, &entry);
 	if (err) {
-		printk("initramfs: %s: refused: %s (entry %u)\n", what, why, entry);
+		report_refusal(what, why, entry);
 		return err;
 	}
 	printk("initramfs: %s: %u file%s, %llu bytes", what, c.files, c.files == 1 ? "" : "s",
@@ -399,11 +431,33 @@ int initramfs_unpack(const void *data, size_t size, const char *what)
 
 /* The built-in programs' archive (user/CMakeLists.txt): page aligned in the image's rodata, and
  * its files' data page aligned within it (tools/mkcpio.py --align), so they are used in place:
- * nothing is copied at boot and exec maps the image's own frames. */
+ * nothing is copied, and exec maps the image's own frames. */
 extern const uint8_t __initramfs_builtin_start[], __initramfs_builtin_end[];
+static bool builtin_pending;
 
 void initramfs_unpack_builtin(void)
 {
-	initramfs_unpack(__initramfs_builtin_start,
-			 (size_t)(__initramfs_builtin_end - __initramfs_builtin_start), "built-in");
+	printk("initramfs: built-in: %lu bytes, unpacked when first used\n",
+	       (unsigned long)(__initramfs_builtin_end - __initramfs_builtin_start));
+	builtin_pending = true;
+}
+
+/* The built-in archive is checked and added like any other, only silently: its boot line has
+ * been printed. A refusal (which a build of ours never makes) still gets its line. */
+static void add_pending_builtin(void)
+{
+	size_t size = (size_t)(__initramfs_builtin_end - __initramfs_builtin_start);
+	struct archive_counts c;
+	const char *why = NULL;
+	unsigned entry = 0;
+	int err;
+
+	if (!builtin_pending)
+		return;
+	builtin_pending = false;
+	err = check_archive(__initramfs_builtin_start, size, &c, &why, &entry);
+	if (!err)
+		err = add_checked(__initramfs_builtin_start, size, &c, &why, &entry);
+	if (err)
+		report_refusal("built-in", why, entry);
 }

@@ -35,19 +35,6 @@ const struct boot_times *kernel_boot_times(void)
 	return &boot_times;
 }
 
-__noreturn void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	console_capture_abandon();
-	printk("rndbits: kernel panic: ");
-	va_start(ap, fmt);
-	vprintk(fmt, ap);
-	va_end(ap);
-	printk("\n");
-	arch_poweroff(EXIT_PANIC);
-}
-
 static void log_boot_info(const struct boot_info *bi)
 {
 	uint64_t ram = 0;
@@ -146,10 +133,8 @@ static void report_probe_failure(const struct mapping_probe *p, unsigned prot)
 /* The W^X self-check: the kernel's own sections carry exactly the permissions they need, and no
  * user address is mapped in the kernel's tables. Walks the real tables, so it proves what the MMU
  * sees, not what we meant. One line says what was found; a failure gets a line of its own.
- * Every probe is judged by the same arithmetic, so the boot runs one loop body for all of them;
- * inlined into its one caller, whose call, return and result test would each start a block that
- * QEMU must translate. */
-static inline __attribute__((always_inline)) int check_kernel_mappings(void)
+ */
+static int check_kernel_mappings(void)
 {
 	phys_addr_t root = arch_kernel_root();
 	/* A format that cannot refuse a permission (i386 2-level paging has no NX) is not held to
@@ -168,7 +153,7 @@ static inline __attribute__((always_inline)) int check_kernel_mappings(void)
 		unsigned prot = w.prot; /* 0 where nothing is mapped */
 		unsigned found = prot | (w.mapped ? PROBE_MAPPED : 0);
 		unsigned forbidden = p->must_not_have & ~unrefusable;
-		bool ok = ((found & p->must_have) == p->must_have) & !(found & forbidden);
+		bool ok = (found & p->must_have) == p->must_have && !(found & forbidden);
 
 		perms[i] = perm_names[prot & (PT_R | PT_W | PT_X)];
 		unenforceable |= (p->must_not_have & unrefusable & prot) != 0;
@@ -190,9 +175,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 
 	boot_times.main_cycles = arch_cycles();
 	boot_info = bi;
-	/* Before anything prints: installing the vectors also sets CPU state that QEMU keys its
-	 * translations on (arm64 CPACR.FPEN, x86 CR0/CR4 FPU bits), so code run before it would
-	 * be translated again after it. */
+	/* First, so that a fault anywhere in the boot is reported, not a silent hang. */
 	arch_traps_init();
 	printk("\nrndbits: booting %s (%s, %s/%s), build %s\n", CONFIG_PRESET, CONFIG_ISA,
 	       arch_machine_name, arch_cpu_name, RNDBITS_BUILD);

@@ -26,11 +26,9 @@ struct boot_seed {
 	uint8_t material[HW_SEED_BYTES + BOOT_SEED_MAX];
 };
 
-/* The seed material waits here until the first draw. Keying the generator runs the ChaCha
- * block function, and under QEMU translating that code costs more of the boot than anything
- * else random_init does (about a tenth of it on arm64), while a boot that never draws pays it
- * for nothing. The material is worth no more to an observer than the key it becomes, and it is
- * wiped the moment it has been absorbed. */
+/* The seed material waits here until the first draw, which keys the generator: a boot that
+ * never draws never runs the ChaCha block function. The material is worth no more to an
+ * observer than the key it becomes, and it is wiped the moment it has been absorbed. */
 static union {
 	struct boot_seed boot;
 	uint8_t bytes[sizeof(struct boot_seed)];

@@ -31,8 +31,7 @@ static inline uint32_t rotl32(uint32_t v, unsigned n)
 }
 
 /* Every target is little-endian, so the RFC's little-endian words are the CPU's own, loaded and
- * stored whole (include/lib/unaligned.h): written out byte by byte, GCC merged the eight stores of a
- * block's half into about 60 bit-field inserts, translated and run on every refill under QEMU. */
+ * stored whole (include/lib/unaligned.h). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ChaCha20 words are stored natively");
 
 static inline uint32_t load_le32(const uint8_t *p)
@@ -64,8 +63,7 @@ void chacha_wipe(void *p, size_t n)
 }
 
 /* The state lives in sixteen scalars, not an array: nothing takes their address, so the
- * compiler keeps them in registers. An array that is wiped afterwards must live in memory, and
- * then every round loads and stores it (about 2.5x the instructions of a block under QEMU). */
+ * compiler keeps them in registers (an array that is wiped afterwards must live in memory). */
 #define QR(a, b, c, d)                                                                 \
 	do {                                                                           \
 		(a) += (b); (d) = rotl32((d) ^ (a), 16);                               \

@@ -195,38 +195,6 @@ static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t 
 	return 0;
 }
 
-/* store_empty_slots for a run whose descriptors are not in place (see below): one encoding per
- * slot. Rare, so out of line and cold: a third call of the encoder in line makes GCC stop
- * inlining it into pt_map, which costs the boot translated blocks. */
-static __attribute__((noinline, cold)) unsigned
-store_empty_slots_encoding_each(void *t, unsigned level, unsigned idx, unsigned end,
-				phys_addr_t pa, unsigned prot)
-{
-	for (; idx < end && pte_is_zero(arch_pt_load(t, idx)); idx++, pa += level_size(level))
-		arch_pt_store(t, idx, arch_pte_make_leaf(level, pa, prot));
-	return idx;
-}
-
-/* Store leaves of one size for pa, pa + size, ... into the slots of a table from idx on, while
- * they are empty (all zero: nothing to decode) and below end; returns the first slot not
- * stored: end, or an occupied one. Every format keeps a leaf's output address in place in its
- * descriptor, so consecutive leaves differ by the leaf size: the run is encoded once and each
- * slot costs an addition, not the prot tests of an encoding (a dozen branches a page on i386).
- * The exception, i386's 4 MiB pages (address bits 32-39 at bits 13-20, PSE-36), shows in the
- * run's last descriptor when the run crosses 4 GiB: such a run is encoded slot by slot. */
-static unsigned store_empty_slots(void *t, unsigned level, unsigned idx, unsigned end,
-				  phys_addr_t pa, unsigned prot)
-{
-	uint64_t size = level_size(level), span = (uint64_t)(end - idx - 1) * size;
-	pte_t pte = arch_pte_make_leaf(level, pa, prot);
-
-	if (arch_pte_make_leaf(level, pa + span, prot) - pte != span)
-		return store_empty_slots_encoding_each(t, level, idx, end, pa, prot);
-	for (; idx < end && pte_is_zero(arch_pt_load(t, idx)); idx++, pte += size)
-		arch_pt_store(t, idx, pte);
-	return idx;
-}
-
 /* One occupied slot of a run: an invalid descriptor (not all zero) is overwritten, a leaf only
  * with PT_MAP_REPLACE (and flushed from the TLB), a table never. Returns 0 or -EEXIST. */
 static int replace_slot(void *t, unsigned level, unsigned idx, uint64_t va, phys_addr_t pa,
@@ -245,10 +213,10 @@ static int replace_slot(void *t, unsigned level, unsigned idx, uint64_t va, phys
 
 /* Store leaves of one size into consecutive slots of one table, from va on, while they fit in
  * the table and in the range: a range is walked down to once per table, not once per page (a
- * table ends exactly where the next bigger leaf could start). Empty slots are filled in
- * stretches; an occupied one goes through replace_slot. Returns the bytes mapped, or -EEXIST
- * when the first slot holds a table, or a leaf that PT_MAP_REPLACE does not allow to replace;
- * a later such slot ends the run, and the next one reports it. */
+ * table ends exactly where the next bigger leaf could start). An empty slot simply gets its
+ * leaf; an occupied one goes through replace_slot. Returns the bytes mapped, or -EEXIST when the
+ * first slot holds a table, or a leaf that PT_MAP_REPLACE does not allow to replace; a later
+ * such slot ends the run, and the next one reports it. */
 static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_addr_t pa,
 			   uint64_t remaining, unsigned prot, unsigned flags)
 {
@@ -258,19 +226,19 @@ static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_
 	/* Up to the end of the table or of the range: at least one slot, as leaf_level chose a
 	 * leaf the range fills. */
 	uint64_t room = geo()->entries[level] - first, wanted = remaining >> geo()->shift[level];
-	unsigned count = (unsigned)(wanted < room ? wanted : room), end = first + count;
-	unsigned idx = first;
+	unsigned count = (unsigned)(wanted < room ? wanted : room);
 
-	do {
-		idx = store_empty_slots(t, level, idx, end, pa + (uint64_t)(idx - first) * size,
-					prot);
-		if (idx == end)
-			break;
-		uint64_t offset = (uint64_t)(idx - first) * size;
-		int err = replace_slot(t, level, idx, va + offset, pa + offset, prot, flags);
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t offset = (uint64_t)i * size;
+		int err = 0;
+
+		if (pte_is_zero(arch_pt_load(t, first + i)))
+			arch_pt_store(t, first + i, arch_pte_make_leaf(level, pa + offset, prot));
+		else
+			err = replace_slot(t, level, first + i, va + offset, pa + offset, prot, flags);
 		if (err)
 			return offset ? (int64_t)offset : err;
-	} while (++idx < end);
+	}
 	return (int64_t)((uint64_t)count * size);
 }
 

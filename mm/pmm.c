@@ -65,12 +65,8 @@ static unsigned bits_set(unsigned long x)
 
 /* Mark frames [r.first, r.end) used, as far as the bitmap has bits for them (a reserved range
  * may lie anywhere), a bitmap word at a time (the kernel image alone is hundreds of frames), and
- * take from free_frames those of them that were free until now.
- * no-tree-ch: gcc would copy the loop's test in front of it, so that the loop is entered by
- * falling into its body, and QEMU would translate the body twice (once behind that test and
- * its set-up, once from the back edge); without the copy the loop is entered by a jump to its
- * test, and the body is translated once. */
-static __attribute__((optimize("no-tree-ch"))) void take_frames(struct frame_range r)
+ * take from free_frames those of them that were free until now. */
+static void take_frames(struct frame_range r)
 {
 	frame_t end = MIN(MAX(r.end, base_frame), bits_end) - base_frame;
 	frame_t taken = 0;
@@ -98,21 +94,19 @@ static frame_t frame_of(phys_addr_t pa)
 }
 
 /* The frames of a RAM region (whole: those it covers entirely) or of a reserved range (every
- * frame it touches at all). A range running past 2^64 runs up to the top. Out of line: the one
- * copy of this 64-bit arithmetic (on 32-bit ISAs too, where all other work is on frame numbers,
- * in machine words) serves every caller. */
-static __attribute__((noinline)) struct frame_range region_frames(const struct mem_region *r,
-								  bool whole)
+ * frame it touches at all). A range running past 2^64 runs up to the top. */
+static struct frame_range region_frames(const struct mem_region *r, bool whole)
 {
-	/* (A size clipped to what fits, not an end tested for a wrap: the compiler turns that
-	 * test into a branch.) */
-	phys_addr_t end = r->base + MIN(r->size, ~r->base);
-	/* Up for RAM, down for reserved, at either end: a partial frame is no RAM frame, and a
-	 * reserved one. */
+	phys_addr_t end = r->base + MIN(r->size, ~r->base); /* no wrap past the top */
 	bool base_partial = r->base & (PAGE_SIZE - 1), end_partial = end & (PAGE_SIZE - 1);
+	struct frame_range f = { frame_of(r->base), frame_of(end) };
 
-	return (struct frame_range){ frame_of(r->base) + (whole & base_partial),
-				     frame_of(end) + (!whole & end_partial) };
+	/* A partial frame is no RAM frame (rounded in), but a reserved one (rounded out). */
+	if (whole && base_partial)
+		f.first++;
+	if (!whole && end_partial)
+		f.end++;
+	return f;
 }
 
 /* The first place of n frames, in the RAM regions' order, that lies in one region and shares

@@ -3,7 +3,8 @@
 # file in the configuration it is really built in: the generic code as a 64-bit (arm64-4k-va48)
 # kernel and, for cppcheck, as a 32-bit (arm-vmsplit-3g) one; each arch's code with its own
 # preset's config.h and include path. Prints one line per finding (file:line: tool: check: message) and fails if
-# there is any. Git-tracked files only, so someone's unfinished new file does not count.
+# there is any; and the layers' include graph (tools/check-layers.py: no cycle between lib, core,
+# mm and kernel). Git-tracked files only, so someone's unfinished new file does not count.
 #   LINT_JOBS  parallel clang-tidy processes (default: the number of CPUs)
 #   LINT_TOOLS "cppcheck clang-tidy" (default both)
 #   LINT_DEEP=1  the static analyzer in its deep mode (minutes; the default shallow mode inlines
@@ -115,6 +116,11 @@ for s in "${tidy_suppressions[@]}"; do
 	grep -F "$file:" "$out/findings.txt" | grep -v -F "clang-tidy: $check:" >>"$out/keep.txt"
 	sort -u "$out/keep.txt" >"$out/findings.txt"
 done
+
+# No include cycle between the kernel's layers (tools/check-layers.py; docs/architecture.md).
+if ! /usr/bin/python3 tools/check-layers.py >"$out/layers.txt"; then
+	grep -v '^layers: no cycle' "$out/layers.txt" >>"$out/findings.txt"
+fi
 
 n=$(wc -l <"$out/findings.txt")
 secs=$(($(date +%s) - start))

@@ -193,8 +193,7 @@ static void map_kernel_range(const struct kernel_range *r)
 }
 
 /* [lo, hi) of RAM as a linear-map range, kept only if not empty: an empty one is overwritten
- * by the next. Stored either way, so that cutting RAM around the image runs straight through
- * (under TCG every branch taken at boot costs a translated block). */
+ * by the next. */
 static struct kernel_range *add_ram_piece(struct kernel_range *r, uint32_t lo, uint32_t hi)
 {
 	*r = (struct kernel_range){ (uintptr_t)__va(lo), (uintptr_t)__va(hi), lo };

@@ -34,6 +34,8 @@
 #define L1_TABLE 0x1u
 #define L1_SECTION 0x2u
 #define L1_PXN (1u << 0)
+#define L1_B (1u << 2)
+#define L1_C (1u << 3)
 #define L1_TABLE_PXN (1u << 2)
 #define L1_XN (1u << 4)
 #define L1_AP_SHIFT 10
@@ -88,94 +90,102 @@ pte_t arch_pte_make_table(unsigned level, phys_addr_t table_pa)
 	return ((uint32_t)table_pa & L2_TABLE_MASK) | (0u << L1_DOMAIN_SHIFT) | L1_TABLE;
 }
 
-/* Leaf attributes in one layout, the small page's (XN, B, C, AP, TEX, APX, S, nG at their L2
- * positions, type bits clear): the encoder makes them, and the decoder brings every leaf format
- * to them, so that the rest of either side is one piece of code. A section holds the same fields
- * with AP..nG six bits up and XN at bit 4 (B and C stay); a large page has TEX six bits up and
- * XN at bit 15. */
-#define ATTR_XN L2_XN
-#define ATTR_BC (L2_B | L2_C)
-#define ATTR_TEX (7u << L2_TEX_SHIFT)
-#define ATTR_AP_TO_NG 0xe30u /* AP, APX, S, nG */
-#define SECTION_FIELDS_UP (L1_AP_SHIFT - L2_AP_SHIFT)
-#define SECTION_XN_SHIFT __builtin_ctz(L1_XN)
-#define LARGE_TEX_UP (L2_LARGE_TEX_SHIFT - L2_TEX_SHIFT)
-#define LARGE_XN_SHIFT __builtin_ctz(L2_LARGE_XN)
-_Static_assert(L1_TEX_SHIFT == L2_TEX_SHIFT + SECTION_FIELDS_UP &&
-		       L1_APX == L2_APX << SECTION_FIELDS_UP && L1_S == L2_S << SECTION_FIELDS_UP &&
-		       L1_NG == L2_NG << SECTION_FIELDS_UP,
-	       "a section's AP..nG are a small page's, moved as one");
-
-/* The attributes of a leaf for prot, as a constant expression, so that the table below is made
- * by the compiler. Writable implies readable: APX (read-only) is set only for readable mappings
- * without PT_W, and AP = 00 grants nothing. Normal memory is TEX/C/B = 001/1/1 and shareable; a
- * device is TEX/C/B = 000/0/1 (shareable device) and never executable. */
-#define READABLE(prot) (((prot) & (PT_R | PT_W | PT_X)) != 0)
-#define LEAF_ATTRS(prot)                                                                    \
-	((READABLE(prot) && !((prot) & PT_W) ? L2_APX : 0) |                                 \
-	 ((READABLE(prot) ? ((prot) & PT_USER ? 3u : 1u) : 0u) << L2_AP_SHIFT) |             \
-	 ((prot) & PT_DEVICE ? L2_B : (1u << L2_TEX_SHIFT) | L2_C | L2_B | L2_S) |           \
-	 ((prot) & PT_GLOBAL ? 0 : L2_NG) |                                                  \
-	 (((prot) & PT_X) && !((prot) & PT_DEVICE) ? 0 : L2_XN))
-#define ATTRS_4(p) LEAF_ATTRS(p), LEAF_ATTRS((p) + 1), LEAF_ATTRS((p) + 2), LEAF_ATTRS((p) + 3)
-#define ATTRS_16(p) ATTRS_4(p), ATTRS_4((p) + 4), ATTRS_4((p) + 8), ATTRS_4((p) + 12)
-#define PROT_ALL (PT_R | PT_W | PT_X | PT_USER | PT_DEVICE | PT_GLOBAL)
-_Static_assert(PROT_ALL == 63, "leaf_attrs has one entry per combination of pt_prot bits");
-
-/* A look-up instead of a test per field: the encoder runs at every boot and every exec. */
-static const uint16_t leaf_attrs[PROT_ALL + 1] = { ATTRS_16(0), ATTRS_16(16), ATTRS_16(32),
-						   ATTRS_16(48) };
-
+/* Writable implies readable: APX (read-only) is set only for readable mappings without PT_W,
+ * and AP = 00 grants nothing. Normal memory is TEX/C/B = 001/1/1 and shareable; a device is
+ * TEX/C/B = 000/0/1 (shareable device) and never executable. Sections and small pages hold the
+ * same fields, at different bits. */
 pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 {
-	uint32_t attrs = leaf_attrs[prot & PROT_ALL];
+	bool readable = prot & (PT_R | PT_W | PT_X);
+	uint32_t ap = !readable ? 0 : (prot & PT_USER) ? 3 : 1;
+	bool read_only = readable && !(prot & PT_W);
+	bool device = prot & PT_DEVICE;
+	bool xn = !(prot & PT_X) || device;
+	bool global = prot & PT_GLOBAL;
+	uint32_t d;
 
+	if (level == 0) {
+		d = ((uint32_t)pa & SECTION_MASK) | L1_SECTION | ap << L1_AP_SHIFT;
+		d |= device ? L1_B : 1u << L1_TEX_SHIFT | L1_C | L1_B | L1_S;
+		if (read_only)
+			d |= L1_APX;
+		if (!global)
+			d |= L1_NG;
+		if (xn)
+			d |= L1_XN;
+		return d;
+	}
+	d = ((uint32_t)pa & SMALL_PAGE_MASK) | L2_SMALL | ap << L2_AP_SHIFT;
+	d |= device ? L2_B : 1u << L2_TEX_SHIFT | L2_C | L2_B | L2_S;
+	if (read_only)
+		d |= L2_APX;
+	if (!global)
+		d |= L2_NG;
+	if (xn)
+		d |= L2_XN;
+	return d;
+}
+
+/* A leaf descriptor's fields, from wherever its format keeps them. */
+struct arm_leaf {
+	const char *what;
+	uint32_t pa;
+	unsigned ap;      /* APX:AP, 0..7 */
+	unsigned memtype; /* TEX:C:B as one 5-bit code */
+	bool xn, pxn, ng, s;
+};
+
+#define MEMTYPE_CODE(tex, c, b) (((tex) << 2) | ((c) << 1) | (b))
+
+static unsigned memtype_of(uint32_t d, unsigned tex_shift)
+{
+	return MEMTYPE_CODE((d >> tex_shift) & 7, (d & L1_C) != 0, (d & L1_B) != 0);
+}
+
+/* What a descriptor is at this level, by its type bits [1:0]. L1: 00 fault, 01 page table,
+ * 1x section, or supersection when bit 18 is set. L2: 00 fault, 01 large page, 1x small page. */
+static enum pte_kind entry_kind(unsigned level, uint32_t d)
+{
+	unsigned type = d & DESC_TYPE_MASK;
+
+	if (level > 1 || type == 0)
+		return PTE_INVALID;
 	if (level == 0)
-		return ((uint32_t)pa & SECTION_MASK) | L1_SECTION | (attrs & ATTR_BC) |
-		       ((attrs & ~(ATTR_BC | ATTR_XN)) << SECTION_FIELDS_UP) |
-		       ((attrs & ATTR_XN) << SECTION_XN_SHIFT);
-	return ((uint32_t)pa & SMALL_PAGE_MASK) | L2_SMALL | attrs;
+		return type == L1_TABLE ? PTE_TABLE : PTE_BLOCK;
+	return PTE_PAGE;
 }
 
-/* How to read a descriptor, by level and type bits [1:0] (with bit 18, which tells a
- * supersection from a section at L1 and is an address bit elsewhere: the rows repeat). */
-struct arm_format {
-	uint8_t kind;                         /* enum pte_kind */
-	uint8_t fields_up, tex_up, xn_shift;  /* where the leaf attributes are (see above) */
-	uint32_t pa_mask;                     /* 0 where nothing is mapped */
-	uint32_t pxn;                         /* the PXN bit, if the format has one */
-	const char *what;                     /* a leaf's name */
-};
-
-#define FAULT { PTE_INVALID, 0, 0, 0, 0, 0, NULL }
-#define L2_TABLE_FORMAT { PTE_TABLE, 0, 0, 0, L2_TABLE_MASK, 0, NULL }
-#define SECTION_FORMAT(mask, what)                                                            \
-	{ PTE_BLOCK, SECTION_FIELDS_UP, SECTION_FIELDS_UP, SECTION_XN_SHIFT, mask, L1_PXN, what }
-#define LARGE_FORMAT { PTE_PAGE, 0, LARGE_TEX_UP, LARGE_XN_SHIFT, LARGE_PAGE_MASK, 0, "large page" }
-#define SMALL_FORMAT { PTE_PAGE, 0, 0, 0, SMALL_PAGE_MASK, 0, "small page" }
-#define L2_FORMATS FAULT, LARGE_FORMAT, SMALL_FORMAT, SMALL_FORMAT
-
-static const struct arm_format formats[2][8] = {
-	{ FAULT, L2_TABLE_FORMAT, SECTION_FORMAT(SECTION_MASK, "section"),
-	  SECTION_FORMAT(SECTION_MASK, "section"), FAULT, L2_TABLE_FORMAT,
-	  SECTION_FORMAT(SUPERSECTION_MASK, "supersection"),
-	  SECTION_FORMAT(SUPERSECTION_MASK, "supersection") },
-	{ L2_FORMATS, L2_FORMATS },
-};
-
-/* A look-up, not tests: every page-table walk decodes (the boot's W^X check among them), and
- * under TCG every branch taken at boot costs a translated block. */
-static const struct arm_format *format_of(unsigned level, uint32_t d)
+/* The fields of a leaf (kind PTE_BLOCK or PTE_PAGE at this level). */
+static void read_leaf(unsigned level, uint32_t d, struct arm_leaf *l)
 {
-	return &formats[level != 0][(d & DESC_TYPE_MASK) |
-				    ((d >> (__builtin_ctz(L1_SUPERSECTION) - 2)) & 4)];
-}
+	if (level == 0) {
+		bool super = d & L1_SUPERSECTION;
 
-/* A leaf's attributes in the small page's layout (garbage for tables and faults). */
-static uint32_t leaf_attrs_of(uint32_t d, const struct arm_format *f)
-{
-	return ((d >> f->fields_up) & ATTR_AP_TO_NG) | ((d >> f->tex_up) & ATTR_TEX) |
-	       (d & ATTR_BC) | ((d >> f->xn_shift) & ATTR_XN);
+		l->what = super ? "supersection" : "section";
+		l->pa = d & (super ? SUPERSECTION_MASK : SECTION_MASK);
+		l->ap = (d & L1_APX ? 4 : 0) | ((d >> L1_AP_SHIFT) & 3);
+		l->memtype = memtype_of(d, L1_TEX_SHIFT);
+		l->xn = d & L1_XN;
+		l->pxn = d & L1_PXN;
+		l->ng = d & L1_NG;
+		l->s = d & L1_S;
+		return;
+	}
+	if ((d & DESC_TYPE_MASK) == L2_LARGE) {
+		l->what = "large page";
+		l->pa = d & LARGE_PAGE_MASK;
+		l->memtype = memtype_of(d, L2_LARGE_TEX_SHIFT);
+		l->xn = d & L2_LARGE_XN;
+	} else {
+		l->what = "small page";
+		l->pa = d & SMALL_PAGE_MASK;
+		l->memtype = memtype_of(d, L2_TEX_SHIFT);
+		l->xn = d & L2_XN;
+	}
+	l->ap = (d & L2_APX ? 4 : 0) | ((d >> L2_AP_SHIFT) & 3);
+	l->pxn = false;
+	l->ng = d & L2_NG;
+	l->s = d & L2_S;
 }
 
 /* What APX:AP means: PL1/PL0 access in words, and the enum pt_prot bits it grants (PT_USER
@@ -194,46 +204,44 @@ static const struct {
 	{ "RO/RO", PT_R | PT_USER },
 };
 
-static unsigned ap_index(uint32_t attrs)
+/* Devices are strongly ordered (TEX/C/B 000/0/0), shareable device (000/0/1) and non-shareable
+ * device (010/0/0). */
+static bool is_device(unsigned memtype)
 {
-	return ((attrs & L2_APX) >> 7) | ((attrs >> L2_AP_SHIFT) & 3);
-}
-_Static_assert(L2_APX >> 7 == 4, "ap_index puts APX above AP");
-
-/* TEX:C:B as one 5-bit code; devices are strongly ordered (000/0/0), shareable device
- * (000/0/1) and non-shareable device (010/0/0). */
-#define MEMTYPE_CODE(tex, c, b) (((tex) << 2) | ((c) << 1) | (b))
-#define DEVICE_MEMTYPES \
-	((1u << MEMTYPE_CODE(0, 0, 0)) | (1u << MEMTYPE_CODE(0, 0, 1)) | (1u << MEMTYPE_CODE(2, 0, 0)))
-
-static unsigned memtype_code(uint32_t attrs)
-{
-	return ((attrs & ATTR_TEX) >> (L2_TEX_SHIFT - 2)) | ((attrs & ATTR_BC) >> 2);
+	return memtype == MEMTYPE_CODE(0, 0, 0) || memtype == MEMTYPE_CODE(0, 0, 1) ||
+	       memtype == MEMTYPE_CODE(2, 0, 0);
 }
 
-/* Each bit of the result is one expression, so decoding runs straight through. Execute needs
- * read access. */
-static unsigned leaf_prot(uint32_t attrs)
+/* Execute needs read access. */
+static unsigned leaf_prot(const struct arm_leaf *l)
 {
-	unsigned prot = ap_meaning[ap_index(attrs)].prot;
-	bool executable = !(attrs & ATTR_XN) && (prot & PT_R);
+	unsigned prot = ap_meaning[l->ap].prot;
 
-	return prot | (executable ? PT_X : 0) |
-	       (((DEVICE_MEMTYPES >> memtype_code(attrs)) & 1) ? PT_DEVICE : 0) |
-	       (attrs & L2_NG ? 0 : PT_GLOBAL);
+	if (!l->xn && (prot & PT_R))
+		prot |= PT_X;
+	if (is_device(l->memtype))
+		prot |= PT_DEVICE;
+	if (!l->ng)
+		prot |= PT_GLOBAL;
+	return prot;
 }
 
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 {
 	uint32_t d = (uint32_t)pte;
-	const struct arm_format *f = format_of(level, d);
-	bool leaf = f->kind == PTE_BLOCK || f->kind == PTE_PAGE;
+	struct arm_leaf leaf;
 
-	out->kind = f->kind;
-	out->pa = d & f->pa_mask;
-	/* A test, not a mask: most walk steps find an L1 table, which has no attributes. */
-	out->prot = leaf ? leaf_prot(leaf_attrs_of(d, f)) : 0;
-	out->accessed = f->kind != PTE_INVALID; /* no access flag: SCTLR.AFE = 0 */
+	out->kind = entry_kind(level, d);
+	out->pa = 0;
+	out->prot = 0;
+	out->accessed = out->kind != PTE_INVALID; /* no access flag: SCTLR.AFE = 0 */
+	if (out->kind == PTE_TABLE) {
+		out->pa = d & L2_TABLE_MASK;
+	} else if (out->kind != PTE_INVALID) {
+		read_leaf(level, d, &leaf);
+		out->pa = leaf.pa;
+		out->prot = leaf_prot(&leaf);
+	}
 }
 
 static int memtype_text(char *buf, size_t size, unsigned code)
@@ -248,29 +256,32 @@ static int memtype_text(char *buf, size_t size, unsigned code)
 }
 
 /* "small page AP=RW/RW XN nG S TEX/C/B=normal" */
-static void describe_leaf(uint32_t d, const struct arm_format *f, char *buf, size_t size)
+static void describe_leaf(unsigned level, uint32_t d, char *buf, size_t size)
 {
-	uint32_t attrs = leaf_attrs_of(d, f);
+	struct arm_leaf l;
 	char mt[32];
 
-	memtype_text(mt, sizeof(mt), memtype_code(attrs));
-	snprintf(buf, size, "%s AP=%s%s%s%s%s %s", f->what, ap_meaning[ap_index(attrs)].text,
-		 attrs & ATTR_XN ? " XN" : "", d & f->pxn ? " PXN" : "", attrs & L2_NG ? " nG" : "",
-		 attrs & L2_S ? " S" : "", mt);
+	read_leaf(level, d, &l);
+	memtype_text(mt, sizeof(mt), l.memtype);
+	snprintf(buf, size, "%s AP=%s%s%s%s%s %s", l.what, ap_meaning[l.ap].text,
+		 l.xn ? " XN" : "", l.pxn ? " PXN" : "", l.ng ? " nG" : "", l.s ? " S" : "", mt);
 }
 
 void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size)
 {
 	uint32_t d = (uint32_t)pte;
-	const struct arm_format *f = format_of(level, d);
 
-	if (f->kind == PTE_INVALID)
+	switch (entry_kind(level, d)) {
+	case PTE_INVALID:
 		snprintf(buf, size, "fault (invalid)");
-	else if (f->kind == PTE_TABLE)
+		break;
+	case PTE_TABLE:
 		snprintf(buf, size, "L2 table domain %u%s", (unsigned)((d >> L1_DOMAIN_SHIFT) & 0xf),
 			 (d & L1_TABLE_PXN) ? " PXN" : "");
-	else
-		describe_leaf(d, f, buf, size);
+		break;
+	default:
+		describe_leaf(level, d, buf, size);
+	}
 }
 
 pte_t arch_pt_load(const void *table, unsigned idx)

@@ -19,8 +19,8 @@ void arch_pt_sync(void)
 	isb();
 }
 
-/* One CPU runs the kernel, so TLB maintenance is local: no Inner Shareable broadcast, which
- * QEMU implements as a synchronised flush of every vCPU (about 10 us each under TCG). */
+/* One CPU runs the kernel, so TLB maintenance is local: no Inner Shareable broadcast to other
+ * CPUs (docs/benchmarks.md: what the broadcast costs under QEMU). */
 void arch_tlb_flush_page(uintptr_t va)
 {
 	/* By VA for every ASID: the same call serves kernel and user pages. The operand is

@@ -92,62 +92,61 @@ pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 	return (pa & PTE_OA_MASK) | prot_to_attrs(prot) | type;
 }
 
-#define PXN_SHIFT __builtin_ctzll(PTE_PXN)
-
-/* Branch-free (the execute-never bit that applies is picked by shifting, not by a test): every
- * boot decodes descriptors in its walks, and each branch would end a block QEMU translates. */
 static unsigned attrs_to_prot(pte_t pte)
 {
 	unsigned attr = (unsigned)((pte & PTE_ATTRINDX_MASK) >> 2);
 	bool user = (pte & PTE_AP_USER) != 0;
-	/* UXN for a user mapping, PXN for a kernel one: UXN is the bit above PXN. */
-	bool xn = (pte >> (PXN_SHIFT + user)) & 1;
+	/* The execute-never bit that applies: UXN for a user mapping, PXN for a kernel one. */
+	bool xn = (pte & (user ? PTE_UXN : PTE_PXN)) != 0;
 	unsigned prot = PT_R;
 
-	prot |= user ? PT_USER : 0;
-	prot |= pte & PTE_AP_RDONLY ? 0 : PT_W;
-	prot |= xn ? 0 : PT_X;
-	prot |= pte & PTE_NG ? 0 : PT_GLOBAL;
-	prot |= attr == MT_DEVICE_nGnRE || attr == MT_DEVICE_nGnRnE ? PT_DEVICE : 0;
+	if (user)
+		prot |= PT_USER;
+	if (!(pte & PTE_AP_RDONLY))
+		prot |= PT_W;
+	if (!xn)
+		prot |= PT_X;
+	if (!(pte & PTE_NG))
+		prot |= PT_GLOBAL;
+	if (attr == MT_DEVICE_nGnRE || attr == MT_DEVICE_nGnRnE)
+		prot |= PT_DEVICE;
 	return prot;
 }
-_Static_assert(PTE_UXN == PTE_PXN << 1, "attrs_to_prot finds UXN one bit above PXN");
 
-/* What the walker makes of a descriptor, by level and type bits [1:0]. Type 11 is a table above
- * the last level and a page at it; type 01 is a block where blocks exist, and elsewhere a
- * reserved encoding the hardware faults on as on an invalid entry; bit 0 clear is invalid. A
- * look-up, not tests: the same reason as above. */
-#define BLOCK_AT(level) ((level) != LAST_LEVEL && LEAF_ALLOWED(level) ? PTE_BLOCK : PTE_INVALID)
-#define TABLE_AT(level)                                                                      \
-	((level) == LAST_LEVEL ? PTE_PAGE : (level) < A64_PT_LEVELS ? PTE_TABLE : PTE_INVALID)
-#define KINDS_AT(level) { PTE_INVALID, BLOCK_AT(level), PTE_INVALID, TABLE_AT(level) }
-static const unsigned char entry_kinds[PT_MAX_LEVELS][4] = {
-	KINDS_AT(0), KINDS_AT(1), KINDS_AT(2), KINDS_AT(3), KINDS_AT(4),
-};
-_Static_assert(A64_PT_LEVELS < PT_MAX_LEVELS, "the last row of entry_kinds is all invalid");
-
-/* A level past the last one finds the last row, where nothing is valid. */
+/* What the walker makes of a descriptor, by level and type bits [1:0]: bit 0 clear is invalid;
+ * type 11 is a table above the last level and a page at it; type 01 is a block where blocks
+ * exist, and elsewhere a reserved encoding the hardware faults on as on an invalid entry. */
 static enum pte_kind entry_kind(unsigned level, pte_t pte)
 {
-	return entry_kinds[MIN(level, PT_MAX_LEVELS - 1)][pte & PTE_TYPE_MASK];
-}
-
-/* All ones where cond holds, else zero: a select without a branch. */
-static uint64_t mask_if(bool cond)
-{
-	return 0 - (uint64_t)cond;
+	if (level > LAST_LEVEL || !(pte & PTE_VALID))
+		return PTE_INVALID;
+	if ((pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE)
+		return level == LAST_LEVEL ? PTE_PAGE : PTE_TABLE;
+	if (level != LAST_LEVEL && LEAF_ALLOWED(level))
+		return PTE_BLOCK;
+	return PTE_INVALID;
 }
 
 void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out)
 {
-	enum pte_kind kind = entry_kind(level, pte);
-	bool leaf = kind == PTE_BLOCK || kind == PTE_PAGE;
-
-	/* Worked out for every descriptor and masked off where they mean nothing. */
-	out->kind = kind;
-	out->pa = pte & PTE_OA_MASK & mask_if(kind != PTE_INVALID);
-	out->prot = attrs_to_prot(pte) & (unsigned)mask_if(leaf);
-	out->accessed = (kind == PTE_TABLE) | (leaf & ((pte & PTE_AF) != 0));
+	out->kind = entry_kind(level, pte);
+	out->pa = 0;
+	out->prot = 0;
+	out->accessed = false;
+	switch (out->kind) {
+	case PTE_INVALID:
+		break;
+	case PTE_TABLE:
+		out->pa = pte & PTE_OA_MASK;
+		out->accessed = true;
+		break;
+	case PTE_BLOCK:
+	case PTE_PAGE:
+		out->pa = pte & PTE_OA_MASK;
+		out->prot = attrs_to_prot(pte);
+		out->accessed = (pte & PTE_AF) != 0;
+		break;
+	}
 }
 
 static char *append(char *p, char *end, const char *s)

@@ -84,9 +84,9 @@ static bool pm_timer_ticks(void)
 	return false;
 }
 
-/* TSC ticks over a window of the 3.579545 MHz ACPI PM timer. Under TCG both the TSC (the host's
- * own) and the PM timer (QEMU's virtual clock) follow host time, so the result is the host TSC's
- * rate; a preempted vCPU thread shows up as error, hence the window of a few milliseconds. */
+/* TSC ticks over a window of the 3.579545 MHz ACPI PM timer. Under emulation both the TSC (the
+ * host's own) and the PM timer (QEMU's virtual clock) follow host time, so the result is the host
+ * TSC's rate; a preempted vCPU thread shows up as error, hence the window of a few milliseconds. */
 #define CALIBRATION_PM_TICKS (ACPI_PM_TMR_HZ / 500) /* 2 ms */
 
 static uint64_t calibrate_tsc_against_pm_timer(void)

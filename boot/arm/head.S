@@ -39,8 +39,7 @@
 #define BOOT_SVC_STACK	16384
 #define BOOT_MODE_STACK	512
 
-/* Eight registers stored by one stm, 32 bytes a go: under TCG every executed instruction
- * counts, and the stores below run for every word of BSS. */
+/* Eight registers stored by one stm, 32 bytes a go. */
 #define STM_REGS	{r2, r3, r5-r10}
 
 	.macro	zero_stm_regs
@@ -55,9 +54,7 @@
 	.endm
 
 /* Zero [r0, r1) with the STM_REGS zeroed, 128 bytes a round: both ends 128-byte aligned, the
- * range not empty (the test follows the first round). Its use sets its registers up before a
- * mode change, which ends a translated block: the loop then starts a block of its own instead
- * of being translated twice (inside the block that falls into it, and as the branch target). */
+ * range not empty (the test follows the first round). */
 	.macro	zero_loop
 1:	stmia	r0!, STM_REGS
 	stmia	r0!, STM_REGS

@@ -65,11 +65,8 @@ _start:
 	ldur	x7, [x4, #-8]
 	cmp	x6, x7
 	b.ne	.Lno_ram
-	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: under TCG
-	 * every executed instruction counts, and this loop runs for every line of BSS. BSS is
-	 * never empty (arm64.ld asserts it), so the test can follow the first round;
-	 * and the isb above ends QEMU's block, so the loop's first round is not translated as
-	 * part of the block before it. */
+	/* 128 bytes a round (arm64.ld aligns both ends), the test at the bottom: BSS is never
+	 * empty (arm64.ld asserts it), so the test can follow the first round. */
 1:	stp	xzr, xzr, [x0]
 	stp	xzr, xzr, [x0, #16]
 	stp	xzr, xzr, [x0, #32]

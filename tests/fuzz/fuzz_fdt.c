@@ -1,4 +1,4 @@
-/* lib/fdt.c and kernel/boot.c's boot_parse_dtb under libFuzzer. The input is the blob; the
+/* lib/fdt.c and kernel/boot_dtb.c's boot_parse_dtb under libFuzzer. The input is the blob; the
  * memory holding it is exactly the input (the kernel maps 2 MiB and starts its walk with that,
  * so boot_parse_dtb runs here only on blobs whose header fits the input).
  *

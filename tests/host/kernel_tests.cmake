@@ -26,7 +26,7 @@ rndbits_host_test(stats SOURCES test_stats.c UNDER_TEST ${RNDBITS_ROOT}/lib/stat
 
 # The kernel CSPRNG's seeding: the draws follow from exactly what random_init read at boot.
 rndbits_host_test(random SOURCES test_random.c ${RNDBITS_ROOT}/kernel/printk.c UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
-                  ${RNDBITS_ROOT}/kernel/boot.c
+                  ${RNDBITS_ROOT}/kernel/boot.c ${RNDBITS_ROOT}/kernel/cmdline.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 
 # kernel/fd.c's descriptor tables, with the file namespace and user memory stubbed.

@@ -1,4 +1,4 @@
-/* kernel/boot.c and kernel/initrd.c: boot_parse_dtb's results on blobs built here (the RAM of memory nodes, /chosen's
+/* kernel/boot_dtb.c, kernel/cmdline.c and kernel/initrd.c: boot_parse_dtb's results on blobs built here (the RAM of memory nodes, /chosen's
  * command line and seeds, the arch's property, the DTB reserved) and on the device trees QEMU
  * really hands the arm and arm64 kernels (arguments: the .dtb files dumped at build time). The
  * fuzz harness only checks that whatever comes out is well-formed; these check that it is right. */
