@@ -1,56 +1,34 @@
 # Kconfig-like derivation of a preset's configuration from its facts (CMakePresets.json):
-# the mmap_rnd_bits ranges follow Linux's arch/*/Kconfig defaults, and an explicit
+# the mmap_rnd_bits ranges come from each arch (arch/<isa>/limits.cmake, after Linux's
+# arch/*/Kconfig defaults), and an explicit
 # ARCH_MMAP_RND_BITS / ARCH_MMAP_RND_COMPAT_BITS is checked against its range as Kconfig's
 # `range` would, but loudly: an out-of-range value stops the configure step.
+
+# Each arch supplies its ranges in arch/<isa>/limits.cmake: a function
+# rndbits_mmap_rnd_limits_<isa>(bits page_shift va_bits page_offset) that sets RND_MIN, RND_MAX,
+# COMPAT (1 where 32-bit tasks run beside native ones) and, with COMPAT, COMPAT_MIN and
+# COMPAT_MAX in its caller's scope. All are read here, since host tests derive every preset's.
+file(GLOB RNDBITS_ARCH_LIMITS ${CMAKE_CURRENT_LIST_DIR}/../arch/*/limits.cmake)
+foreach(f ${RNDBITS_ARCH_LIMITS})
+  include(${f})
+endforeach()
 
 # rndbits_derive_limits(<prefix> <isa> <bits> <page_shift> <va_bits> <page_offset>)
 # sets <prefix>_RND_MIN/_RND_MAX and, where a 32-bit compat path exists, <prefix>_COMPAT=1 and
 # <prefix>_COMPAT_MIN/_COMPAT_MAX in the caller's scope.
 function(rndbits_derive_limits prefix isa bits page_shift va_bits page_offset)
-  set(compat 0)
-  if(isa STREQUAL "arm")
-    set(min 8)
-    # arch/arm/Kconfig: the user half shrinks with PAGE_OFFSET, and so does the room for entropy.
-    if(page_offset EQUAL 0x40000000)
-      set(max 14)
-    elseif(page_offset EQUAL 0x80000000)
-      set(max 15)
-    else()
-      set(max 16)
-    endif()
-  elseif(isa STREQUAL "arm64")
-    # arch/arm64/Kconfig: min by granule, max = VA_BITS - PAGE_SHIFT - 3.
-    if(page_shift EQUAL 16)
-      set(min 14)
-      set(cmin 7)
-    elseif(page_shift EQUAL 14)
-      set(min 16)
-      set(cmin 9)
-    else()
-      set(min 18)
-      set(cmin 11)
-    endif()
-    math(EXPR max "${va_bits} - ${page_shift} - 3")
-    set(compat 1)
-    set(cmax 16)
-  elseif(isa STREQUAL "x86" AND bits EQUAL 64)
-    set(min 28)
-    set(max 32)
-    set(compat 1)
-    set(cmin 8)
-    set(cmax 16)
-  elseif(isa STREQUAL "x86")
-    set(min 8)
-    set(max 16)
-  else()
-    message(FATAL_ERROR "rndbits: unknown ISA '${isa}'")
+  if(NOT COMMAND rndbits_mmap_rnd_limits_${isa})
+    message(FATAL_ERROR "rndbits: unknown ISA '${isa}' (no arch/${isa}/limits.cmake)")
   endif()
-  set(${prefix}_RND_MIN ${min} PARENT_SCOPE)
-  set(${prefix}_RND_MAX ${max} PARENT_SCOPE)
-  set(${prefix}_COMPAT ${compat} PARENT_SCOPE)
-  if(compat)
-    set(${prefix}_COMPAT_MIN ${cmin} PARENT_SCOPE)
-    set(${prefix}_COMPAT_MAX ${cmax} PARENT_SCOPE)
+  set(COMPAT 0)
+  cmake_language(CALL rndbits_mmap_rnd_limits_${isa} "${bits}" "${page_shift}" "${va_bits}"
+                 "${page_offset}")
+  set(${prefix}_RND_MIN ${RND_MIN} PARENT_SCOPE)
+  set(${prefix}_RND_MAX ${RND_MAX} PARENT_SCOPE)
+  set(${prefix}_COMPAT ${COMPAT} PARENT_SCOPE)
+  if(COMPAT)
+    set(${prefix}_COMPAT_MIN ${COMPAT_MIN} PARENT_SCOPE)
+    set(${prefix}_COMPAT_MAX ${COMPAT_MAX} PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -94,12 +72,21 @@ function(rndbits_write_config_h path preset isa bits page_shift va_bits page_off
   string(APPEND text "#define CONFIG_ARCH_MMAP_RND_BITS_MIN ${L_RND_MIN}\n")
   string(APPEND text "#define CONFIG_ARCH_MMAP_RND_BITS_MAX ${L_RND_MAX}\n")
   string(APPEND text "#define CONFIG_ARCH_MMAP_RND_BITS ${rnd_default}\n")
+  # CONFIG_COMPAT_ENABLED is always 0 or 1, for `if (CONFIG_COMPAT_ENABLED)` in C (Linux's
+  # IS_ENABLED(CONFIG_COMPAT)): both paths are compiled on every preset, and the optimizer drops
+  # the one that cannot run. So the compat numbers are always defined too (0 without compat).
+  # CONFIG_COMPAT itself stays, for the preprocessor.
   if(L_COMPAT)
     string(APPEND text "#define CONFIG_COMPAT 1\n")
-    string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN ${L_COMPAT_MIN}\n")
-    string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX ${L_COMPAT_MAX}\n")
-    string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS ${compat_default}\n")
+  else()
+    set(L_COMPAT_MIN 0)
+    set(L_COMPAT_MAX 0)
+    set(compat_default 0)
   endif()
+  string(APPEND text "#define CONFIG_COMPAT_ENABLED ${L_COMPAT}\n")
+  string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN ${L_COMPAT_MIN}\n")
+  string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX ${L_COMPAT_MAX}\n")
+  string(APPEND text "#define CONFIG_ARCH_MMAP_RND_COMPAT_BITS ${compat_default}\n")
   string(APPEND text "#endif\n")
   file(CONFIGURE OUTPUT "${path}" CONTENT "${text}")
 endfunction()

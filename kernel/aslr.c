@@ -1,6 +1,6 @@
 /* `aslr`: what the randomization of this preset can do, from the knobs' live values. */
 #include <arch/memory.h>
-#include <asm/layout.h>
+#include <arch/layout.h>
 #include <aslr.h>
 #include <cred.h>
 #include <kernel.h>

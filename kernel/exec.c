@@ -7,7 +7,7 @@
  * ENOENT). docs/layout.md states each rule with its Linux source. */
 #include <arch/exec.h>
 #include <arch/memory.h>
-#include <asm/layout.h>
+#include <arch/layout.h>
 #include <cred.h>
 #include <elf.h>
 #include <exec.h>

@@ -1,6 +1,6 @@
 /* The ASLR knobs and the random offset of mmap_base. */
 #include <arch/memory.h>
-#include <asm/layout.h>
+#include <arch/layout.h>
 #include <layout.h>
 #include <random.h>
 #include <sysctl.h>
@@ -42,7 +42,7 @@ unsigned mmap_rnd_bits_for(bool compat)
 	return (unsigned)mmap_rnd_bits;
 }
 
-uint64_t arch_mmap_rnd(bool compat)
+uint64_t mmap_rnd(bool compat)
 {
 	if (randomize_va_space == 0)
 		return 0;
@@ -126,7 +126,7 @@ uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat)
 	if (r->bits == 0)
 		return 0;
 	do {
-		pages = arch_mmap_rnd(compat) >> PAGE_SHIFT;
+		pages = mmap_rnd(compat) >> PAGE_SHIFT;
 	} while (pages > r->max_rnd_pages);
 	return pages;
 }

@@ -291,7 +291,7 @@ class Fuzzer:
         self.ranges = {"kernel.randomize_va_space": (0, 2), "vm.legacy_va_layout": (0, 1),
                        "vm.mmap_rnd_bits": (int(cfg["CONFIG_ARCH_MMAP_RND_BITS_MIN"]),
                                             int(cfg["CONFIG_ARCH_MMAP_RND_BITS_MAX"]))}
-        if "CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN" in cfg:
+        if "CONFIG_COMPAT" in cfg:
             self.ranges["vm.mmap_rnd_compat_bits"] = (
                 int(cfg["CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN"]),
                 int(cfg["CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX"]))

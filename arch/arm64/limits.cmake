@@ -1,0 +1,21 @@
+# arm64's vm.mmap_rnd_bits and vm.mmap_rnd_compat_bits ranges (arch/arm64/Kconfig): the minimum
+# by granule, the maximum VA_BITS - PAGE_SHIFT - 3; AArch32 compat tasks get 16 at most.
+# Read by cmake/limits.cmake for every preset (the host tests configure them all at once).
+function(rndbits_mmap_rnd_limits_arm64 bits page_shift va_bits page_offset)
+  if(page_shift EQUAL 16)
+    set(min 14)
+    set(cmin 7)
+  elseif(page_shift EQUAL 14)
+    set(min 16)
+    set(cmin 9)
+  else()
+    set(min 18)
+    set(cmin 11)
+  endif()
+  math(EXPR max "${va_bits} - ${page_shift} - 3")
+  set(RND_MIN ${min} PARENT_SCOPE)
+  set(RND_MAX ${max} PARENT_SCOPE)
+  set(COMPAT 1 PARENT_SCOPE)
+  set(COMPAT_MIN ${cmin} PARENT_SCOPE)
+  set(COMPAT_MAX 16 PARENT_SCOPE)
+endfunction()
