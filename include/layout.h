@@ -17,10 +17,11 @@ uint64_t mmap_rnd_offset(uint64_t random, unsigned bits, unsigned page_shift);
  * kernel). */
 unsigned mmap_rnd_bits_for(bool compat);
 
-/* What Linux's arch_mmap_rnd() computes: a fresh random page offset for a task's mmap_base, 0
- * when kernel.randomize_va_space is 0. Generic code here (not an arch hook, hence no arch_
- * prefix): Linux's generic one in mm/util.c and x86's compute the same thing. */
-uint64_t mmap_rnd(bool compat);
+/* Linux's arch_mmap_rnd(): a fresh random page offset for a task's mmap_base, 0 when
+ * kernel.randomize_va_space is 0. One definition serves every arch, under Linux's name: Linux's
+ * own generic one (mm/util.c, which arm and arm64 use) is named so too, x86's computes the same
+ * thing, and it is the name a learner sets a breakpoint on (docs/debugging.md). */
+uint64_t arch_mmap_rnd(bool compat);
 
 
 #define RLIMIT_STACK_DEFAULT (8ULL << 20)
@@ -54,7 +55,7 @@ void mmap_range(const struct task_geometry *g, uint64_t rlimit_stack, bool rando
 /* mmap_base for a page offset rnd_pages <= r->max_rnd_pages. */
 uint64_t mmap_base_at(const struct mmap_range *r, uint64_t rnd_pages);
 
-/* A uniform random number of pages in [0, r->max_rnd_pages]: mmap_rnd() redrawn (rejection,
+/* A uniform random number of pages in [0, r->max_rnd_pages]: arch_mmap_rnd() redrawn (rejection,
  * never a modulo) while it falls outside the room. */
 uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat);
 

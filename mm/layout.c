@@ -42,7 +42,7 @@ unsigned mmap_rnd_bits_for(bool compat)
 	return (unsigned)mmap_rnd_bits;
 }
 
-uint64_t mmap_rnd(bool compat)
+uint64_t arch_mmap_rnd(bool compat)
 {
 	if (randomize_va_space == 0)
 		return 0;
@@ -126,7 +126,7 @@ uint64_t mmap_draw_rnd_pages(const struct mmap_range *r, bool compat)
 	if (r->bits == 0)
 		return 0;
 	do {
-		pages = mmap_rnd(compat) >> PAGE_SHIFT;
+		pages = arch_mmap_rnd(compat) >> PAGE_SHIFT;
 	} while (pages > r->max_rnd_pages);
 	return pages;
 }

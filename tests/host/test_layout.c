@@ -1,6 +1,6 @@
 /* mm/layout.c for one preset (compiled once per preset with its config.h and arch headers):
  * Linux's mmap_base arithmetic against the worked examples measured on Linux, the gap clamp and
- * its guards, the no-wrap rule, and mmap_rnd() at every width the preset allows. */
+ * its guards, the no-wrap rule, and arch_mmap_rnd() at every width the preset allows. */
 #include "lib_under_test.h"
 #include <arch/memory.h>
 #include <asm/layout.h>
@@ -150,7 +150,7 @@ static void check_widths(bool compat, int *knob, int min, int max)
 		uint64_t seen_set = 0, seen_clear = 0;
 		uint64_t mask = ((1ULL << bits) - 1) << PAGE_SHIFT;
 		for (int i = 0; i < 2048; i++) {
-			uint64_t v = mmap_rnd(compat);
+			uint64_t v = arch_mmap_rnd(compat);
 			assert_int_equal(v & (PAGE_SIZE - 1), 0);
 			assert_int_equal(v & ~mask, 0);
 			seen_set |= v;
@@ -161,7 +161,7 @@ static void check_widths(bool compat, int *knob, int min, int max)
 				 (unsigned long long)seen_set, (unsigned long long)seen_clear);
 	}
 	randomize_va_space = 0;
-	assert_int_equal(mmap_rnd(compat), 0);
+	assert_int_equal(arch_mmap_rnd(compat), 0);
 	randomize_va_space = 2;
 	*knob = saved;
 }
