@@ -4,7 +4,7 @@
 #include <arch/console.h>
 #include <asm/pl011.h>
 #include <drivers/pl011.h>
-#include <types.h>
+#include <lib/types.h>
 
 static volatile uint32_t *reg(unsigned off)
 {

@@ -1,18 +1,18 @@
 /* `aslr`: what the randomization of this preset can do, from the knobs' live values. */
 #include <arch/memory.h>
 #include <arch/layout.h>
-#include <aslr.h>
-#include <cred.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/aslr.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
 #include <lib/units.h>
 #include <lib/vafields.h>
-#include <random.h>
-#include <shell.h>
-#include <sysctl.h>
+#include <kernel/random.h>
+#include <kernel/shell.h>
+#include <kernel/sysctl.h>
 
 static void permission_denied(const struct sysctl_entry *e)
 {

@@ -3,18 +3,18 @@
  * its guess hits, the trade-off runs `alloc` in the worst-case layout. */
 #include <arch/cpu.h>
 #include <arch/memory.h>
-#include <aslr.h>
-#include <console.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/aslr.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
 #include <lib/units.h>
 #include <lib/vafields.h>
 #include <arch/mmu.h>
-#include <proc.h>
-#include <sysctl.h>
+#include <kernel/proc.h>
+#include <kernel/sysctl.h>
 
 #define TRIALS_MAX 100000
 

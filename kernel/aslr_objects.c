@@ -6,18 +6,18 @@
  * birthday test (execs until two share a value: AsahiLinux's check, issue #323 there). */
 #include <arch/cpu.h>
 #include <arch/memory.h>
-#include <aslr.h>
-#include <console.h>
-#include <exec.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/aslr.h>
+#include <kernel/console.h>
+#include <kernel/exec.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/fmt.h>
 #include <lib/stats.h>
 #include <lib/string.h>
 #include <lib/units.h>
-#include <pmm.h>
-#include <proc.h>
-#include <sysctl.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/sysctl.h>
 
 enum object { OBJ_TEXT, OBJ_DATA, OBJ_BRK, OBJ_STACK, OBJ_SP, OBJ_MMAP, OBJ_VDSO, NR_OBJECTS };
 static const char *const object_names[NR_OBJECTS] = {

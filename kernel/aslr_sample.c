@@ -3,18 +3,18 @@
  * the samples taken here; the configured range is printed beside them, never instead of them. */
 #include <arch/cpu.h>
 #include <arch/memory.h>
-#include <console.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/stats.h>
 #include <lib/string.h>
 #include <lib/units.h>
-#include <pmm.h>
-#include <proc.h>
-#include <aslr.h>
-#include <sysctl.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/aslr.h>
+#include <kernel/sysctl.h>
 
 #define SAMPLE_MAX 65536
 #define BUCKETS 64

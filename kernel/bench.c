@@ -3,14 +3,14 @@
  * tools/bench.py reads the machine lines ("bench-exec: ...", "bench-layout: ...") into
  * docs/benchmarks.md. */
 #include <arch/cpu.h>
-#include <console.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/parse.h>
 #include <lib/string.h>
-#include <pmm.h>
-#include <proc.h>
-#include <shell.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/shell.h>
 
 #define BENCH_EXEC_MAX 1000000u
 #define BENCH_LAYOUT_MAX 100000000u

@@ -1,8 +1,8 @@
-/* The boot record (include/boot.h): RAM and reserved ranges as the firmware described them. The
+/* The boot record (include/kernel/boot.h): RAM and reserved ranges as the firmware described them. The
  * arch's firmware reader fills it (kernel/boot_dtb.c for a device tree, arch/x86/multiboot.c),
  * the command line comes through kernel/cmdline.c, and kernel_main hands it to the rest. */
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 
 static void add_region(struct mem_region *list, unsigned *nr, phys_addr_t base, uint64_t size)
 {

@@ -2,8 +2,8 @@
  * command line, seeds and initrd from /chosen, and the one property the arch asked for, all in
  * one walk over the root's properties and its children's (lib/fdt.c). Deeper nodes are not
  * read: everything the kernel needs sits at the top of QEMU's tree, as on most boards. */
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/fdt.h>
 #include <lib/string.h>
 

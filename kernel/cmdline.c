@@ -1,7 +1,7 @@
 /* The kernel command line: kept in the boot record as whole words, then looked up by key
  * ("rng.seed=1", "sysctl.vm.mmap_rnd_bits=20", "initrd=ADDR,SIZE"), every occurrence in order
  * as Linux's parse_args takes them. */
-#include <boot.h>
+#include <kernel/boot.h>
 #include <lib/string.h>
 
 /* How much of a command line of len bytes fits in max bytes as whole words: all of it if it

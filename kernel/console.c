@@ -3,8 +3,8 @@
  * buffer: past the limit the rest of the line is swallowed and the line is refused. */
 #include <arch/console.h>
 #include <arch/cpu.h>
-#include <console.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
 #include <lib/fmt.h>
 
 #define CTRL(c) ((c) & 0x1f)

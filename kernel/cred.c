@@ -1,8 +1,8 @@
 /* Who the shell is: `su`, `exit` and `id`. Only two users exist, as in a minimal Linux image. */
-#include <cred.h>
-#include <kernel.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
 #include <lib/string.h>
-#include <shell.h>
+#include <kernel/shell.h>
 
 static unsigned uid = UID_ROOT;
 

@@ -1,7 +1,7 @@
 /* ELF header checks: everything the loader will trust is validated here, against the file size
  * and the task's address space, so that a malformed image is refused before any memory is used.
  * Pure code (no kernel state): the host unit tests run it on real binaries. */
-#include <elf.h>
+#include <kernel/elf.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 

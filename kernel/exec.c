@@ -8,21 +8,21 @@
 #include <arch/exec.h>
 #include <arch/memory.h>
 #include <arch/layout.h>
-#include <cred.h>
-#include <elf.h>
-#include <exec.h>
-#include <fs.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/cred.h>
+#include <kernel/elf.h>
+#include <kernel/exec.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <proc.h>
-#include <random.h>
-#include <vdso.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/random.h>
+#include <kernel/vdso.h>
 
 /* The most the initial stack's strings and vectors may take: half of stack_expand, the rest is
  * the program's (Linux allows a quarter of the stack rlimit, but its stack grows). */

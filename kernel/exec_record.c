@@ -1,10 +1,10 @@
-/* The exec-time record of a process's layout (include/exec.h): read from the mm the exec just
+/* The exec-time record of a process's layout (include/kernel/exec.h): read from the mm the exec just
  * built, so that `aslr sample` measures what the kernel did, not what a program reports. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <exec.h>
+#include <kernel/exec.h>
 #include <lib/string.h>
-#include <mm.h>
+#include <mm/mm.h>
 
 void exec_record_take(struct mm *mm, struct exec_record *r)
 {

@@ -2,8 +2,8 @@
  * the file name and the strings at the top, fs/binfmt_elf.c's create_elf_tables the rest).
  * Pure computation over a description of the contents: kernel/exec.c supplies the values and
  * copies the result into the process; the host tests check the layout. */
-#include <elf.h>
-#include <exec.h>
+#include <kernel/elf.h>
+#include <kernel/exec.h>
 #include <lib/string.h>
 
 /* The addresses of everything, from the top down. */

@@ -1,4 +1,4 @@
-/* A process's file descriptors over the file namespace (include/fs.h), with Linux's errors in
+/* A process's file descriptors over the file namespace (include/kernel/fs.h), with Linux's errors in
  * Linux's order: the console on 0 (reading it gives end of file, like </dev/null), 1 and 2
  * (writing prints), then opened files and directories.
  *
@@ -7,17 +7,17 @@
  * open. The console descriptors cannot be closed for good: close(0..2) succeeds and leaves
  * them open, so a program that closes stdout cannot lose the kernel's only output. */
 #include <asm/fcntl.h>
-#include <console.h>
-#include <cred.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/path.h>
 #include <lib/string.h>
-#include <sysctl.h>
+#include <kernel/sysctl.h>
 
-#include <fd.h>
+#include <kernel/fd.h>
 
 #define USER_PATH_MAX 4096 /* Linux's PATH_MAX: a name this long is -ENAMETOOLONG */
 /* proc_dointvec looks at the first PAGE_SIZE - 1 bytes of a write; so do we. */

@@ -1,18 +1,18 @@
-/* The file system calls (include/syscall.h) over kernel/fd.c and the file namespace, with
+/* The file system calls (include/kernel/syscall.h) over kernel/fd.c and the file namespace, with
  * Linux's semantics and errors. Each handler serves every ABI: where a layout differs by ABI
  * (iovec, the stat structures, off_t) the calling task's ABI picks it. */
 #include <asm/fcntl.h>
 #include <arch/memory.h>
 #include <asm/stat.h>
-#include <cred.h>
-#include <fd.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/cred.h>
+#include <kernel/fd.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 #define UIO_MAXIOV 1024
 #define SEEK_SET 0

@@ -1,4 +1,4 @@
-/* The initramfs (include/initramfs.h): cpio newc archives unpacked into a read-only tree of
+/* The initramfs (include/kernel/initramfs.h): cpio newc archives unpacked into a read-only tree of
  * directories and files, the way Linux's populate_rootfs fills its rootfs: the archive built
  * into the image first (the built-in programs), then the one the boot loader passed.
  *
@@ -13,15 +13,15 @@
  * before anything changes, and if adding it still fails (no frames, a file where a directory
  * must be) the nodes added so far are taken back. */
 #include <arch/memory.h>
-#include <fs.h>
-#include <initramfs.h>
-#include <kernel.h>
+#include <kernel/fs.h>
+#include <kernel/initramfs.h>
+#include <kernel/kernel.h>
 #include <lib/cpio.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/path.h>
 #include <lib/string.h>
-#include <pmm.h>
+#include <mm/pmm.h>
 
 #define MAX_NODES 1024
 #define NAMES_SIZE (48u << 10) /* the nodes' paths, NUL-terminated, one after another */

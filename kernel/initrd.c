@@ -1,8 +1,8 @@
 /* Taking the initrd at boot: where it is (Linux's initrd=/initrdmem= parameters over what the
  * firmware said, see boot.c and arch/x86/multiboot.c), whether the kernel may use it, and its
  * reservation, before the page allocator starts. */
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/parse.h>
 #include <lib/string.h>
 

@@ -3,20 +3,20 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
-#include <boot.h>
-#include <cred.h>
-#include <initramfs.h>
-#include <console.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/cred.h>
+#include <kernel/initramfs.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <random.h>
-#include <sections.h>
-#include <shell.h>
-#include <sysctl.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/random.h>
+#include <kernel/sections.h>
+#include <kernel/shell.h>
+#include <kernel/sysctl.h>
 
 #ifndef RNDBITS_BUILD
 #define RNDBITS_BUILD "unknown"

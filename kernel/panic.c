@@ -2,8 +2,8 @@
  * core (with printk, the console, the random generator, sysctl and the boot record), which every
  * subsystem, mm/ included, may call. */
 #include <arch/cpu.h>
-#include <console.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
 
 __noreturn void panic(const char *fmt, ...)
 {

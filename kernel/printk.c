@@ -1,7 +1,7 @@
 /* printk: the varargs entry over vprintk. A file of its own so that host tests link this very
  * code over a vprintk of their own (to stdout, or into a buffer they check), without the
  * console (kernel/console.c), whose vprintk writes to the UART. */
-#include <kernel.h>
+#include <kernel/kernel.h>
 
 int printk(const char *fmt, ...)
 {

@@ -4,21 +4,21 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
-#include <aslr.h>
-#include <console.h>
-#include <cred.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/aslr.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <proc.h>
-#include <syscall.h>
-#include <shell.h>
-#include <trap.h>
-#include <vdso.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
+#include <kernel/shell.h>
+#include <kernel/trap.h>
+#include <kernel/vdso.h>
 
 #define SIGINT 2
 #define SIGILL 4

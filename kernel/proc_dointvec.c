@@ -13,7 +13,7 @@
 #include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
-#include <sysctl.h>
+#include <kernel/sysctl.h>
 
 #define DOINTVEC_MAX_INPUT 4095 /* PAGE_SIZE - 1 */
 #define DOINTVEC_TMPBUF 22      /* TMPBUFLEN: 21 characters and a NUL */

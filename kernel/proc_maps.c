@@ -8,18 +8,18 @@
  * 25 + 6 * sizeof(void *) - 1 (seq_setwidth: 72 on a 64-bit kernel, 48 on a 32-bit one; the
  * kernel's pointer size, so a compat task on arm64 gets 72 too) and gets one more space before
  * the name; a line without a name ends with the space after the inode. */
-#include <console.h>
-#include <cred.h>
-#include <fault.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <mm/fault.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <proc.h>
-#include <shell.h>
-#include <vdso.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/proc.h>
+#include <kernel/shell.h>
+#include <kernel/vdso.h>
 
 #define MAPS_PAD_WIDTH (25 + 6 * (int)sizeof(void *) - 1)
 

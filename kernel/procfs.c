@@ -1,4 +1,4 @@
-/* The file namespace (include/fs.h) and the commands that read it: `cat`, `ls` and `echo`
+/* The file namespace (include/kernel/fs.h) and the commands that read it: `cat`, `ls` and `echo`
  * (whose output the shell may redirect with `>`).
  *
  *   /                 the initramfs tree (kernel/initramfs.c) and proc
@@ -7,18 +7,18 @@
  *   /proc/self        a link to /proc/PID of the calling process (none in the shell)
  *   /proc/PID/maps    the running or the kept process's VMAs (kernel/proc_maps.c)
  *   /proc/PID/exe     a link to the file it was exec'd from */
-#include <console.h>
-#include <cred.h>
-#include <fs.h>
-#include <initramfs.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/fs.h>
+#include <kernel/initramfs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/path.h>
 #include <lib/string.h>
-#include <proc.h>
-#include <shell.h>
-#include <sysctl.h>
+#include <kernel/proc.h>
+#include <kernel/shell.h>
+#include <kernel/sysctl.h>
 
 static const char proc_sys[] = "/proc/sys";
 

@@ -2,12 +2,12 @@
  * seed, timer reads); the name reported is the strongest of them, so nobody mistakes a
  * timer-only seed for a good one. */
 #include <arch/cpu.h>
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/chacha20.h>
 #include <lib/parse.h>
 #include <lib/string.h>
-#include <random.h>
+#include <kernel/random.h>
 
 static struct chacha_rng rng;
 static const char *source = "none";

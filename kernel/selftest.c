@@ -6,15 +6,15 @@
  * only when the command is typed. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <kernel.h>
-#include <layout.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <selftest.h>
-#include <shell.h>
-#include <sysctl.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/selftest.h>
+#include <kernel/shell.h>
+#include <kernel/sysctl.h>
 
 struct selftest_case {
 	const char *name;

@@ -1,13 +1,13 @@
 /* The shell: reads a line, splits it into words, and runs the command registered under the first
  * word. Commands live beside the subsystems they show and register with SHELL_COMMAND(). */
-#include <console.h>
-#include <cred.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <sections.h>
-#include <shell.h>
+#include <kernel/sections.h>
+#include <kernel/shell.h>
 
 static const struct shell_command *commands_begin(void)
 {

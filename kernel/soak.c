@@ -7,14 +7,14 @@
  * exhausts its pool long before 100,000 cycles, and then an exec fails, which counts as a
  * failure here. */
 #include <arch/cpu.h>
-#include <console.h>
-#include <exec.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/exec.h>
+#include <kernel/kernel.h>
 #include <lib/parse.h>
 #include <lib/string.h>
-#include <pmm.h>
-#include <proc.h>
-#include <shell.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/shell.h>
 
 #define SOAK_MAX_ARGS 8
 

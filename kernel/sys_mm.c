@@ -1,11 +1,11 @@
 /* The memory calls over mm/vma.c: brk, mmap (anonymous, or a private copy of an archive file),
  * munmap, mprotect, madvise. */
 #include <arch/memory.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 long sys_brk(const struct syscall_args *a)
 {

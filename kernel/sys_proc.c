@@ -4,18 +4,18 @@
 #include <arch/cpu.h>
 #include <arch/memory.h>
 #include <arch/trap.h>
-#include <cred.h>
-#include <kernel.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <layout.h>
-#include <mm.h>
-#include <pmm.h>
-#include <proc.h>
-#include <random.h>
-#include <syscall.h>
-#include <utsname.h>
+#include <mm/layout.h>
+#include <mm/mm.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/random.h>
+#include <kernel/syscall.h>
+#include <kernel/utsname.h>
 
 #define SIGKILL 9
 #define NSIG 64

@@ -2,12 +2,12 @@
  * program asks and give back the old values in Linux's layouts, so libc start-up and
  * programs that install handlers go on. No handler ever runs: a fault or kill takes the
  * default action (kernel/proc.c, kernel/sys_proc.c). */
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 #define SIGKILL 9
 #define SIGSTOP 19

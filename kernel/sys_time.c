@@ -5,12 +5,12 @@
  * waiter, so a wait whose value matches times out or fails instead of hanging. */
 #include <arch/cpu.h>
 #include <arch/trap.h>
-#include <console.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 #define NSEC_PER_SEC 1000000000ull
 #define SIGINT 2

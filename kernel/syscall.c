@@ -1,13 +1,13 @@
-/* System calls: the arch's table for the caller's ABI (Linux's numbers, include/syscall.h)
+/* System calls: the arch's table for the caller's ABI (Linux's numbers, include/kernel/syscall.h)
  * picks the handler; a number without one is -ENOSYS, reported once per process and call.
  * Every user pointer goes through copy_from_user / copy_to_user. */
 #include <arch/trap.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <proc.h>
-#include <syscall.h>
-#include <trap.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
+#include <kernel/trap.h>
 
 /* Arguments as the task passed them: 32-bit tasks' registers hold 32-bit values. */
 static uint64_t arg(const struct trap_info *ti, unsigned i)

@@ -1,13 +1,13 @@
 /* The sysctl table and its front ends: the procps-style `sysctl` command and the kernel command
  * line. (/proc/sys files are in kernel/procfs.c.) */
-#include <boot.h>
-#include <cred.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <shell.h>
-#include <sysctl.h>
+#include <kernel/shell.h>
+#include <kernel/sysctl.h>
 
 extern const struct sysctl_entry __start_sysctl_table[], __stop_sysctl_table[];
 

@@ -3,16 +3,16 @@
 #include <arch/cpu.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
-#include <console.h>
-#include <cred.h>
-#include <fault.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <mm/fault.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <pgtable.h>
-#include <sections.h>
-#include <shell.h>
-#include <trap.h>
+#include <mm/pgtable.h>
+#include <kernel/sections.h>
+#include <kernel/shell.h>
+#include <kernel/trap.h>
 
 static const char *const kind_names[] = {
 	[TRAP_SYSCALL] = "syscall",     [TRAP_PAGE_FAULT] = "page fault",

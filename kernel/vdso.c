@@ -1,4 +1,4 @@
-/* The generic half of the special mappings (include/vdso.h): the vvar data every vDSO reads,
+/* The generic half of the special mappings (include/kernel/vdso.h): the vvar data every vDSO reads,
  * mapping a vDSO image and naming the VMAs, and the placement arithmetic the arches share.
  * Nothing here is copied per process: [vdso] maps the image embedded in the kernel, [vvar]
  * the kernel's own data pages, both read-only, so an exec allocates no frame for them (page
@@ -6,14 +6,14 @@
 #include <arch/cpu.h>
 #include <arch/memory.h>
 #include <asm/vdso.h>
-#include <exec.h>
-#include <kernel.h>
+#include <kernel/exec.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <vdso.h>
-#include <vdso_data.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/vdso.h>
+#include <kernel/vdso_data.h>
 
 #define NSEC_PER_SEC 1000000000ull
 

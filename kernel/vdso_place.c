@@ -1,7 +1,7 @@
 /* Where the special mappings go: the placement arithmetic of x86_64's vdso_addr and 32-bit
  * ARM's sigpage_addr (Linux 6.1), pure so that the host tests check it (tests/host/test_vdso.c).
  * The arches call them with their page size, task size and random draw (arch/<isa>/vdso.c). */
-#include <vdso.h>
+#include <kernel/vdso.h>
 
 uint64_t vdso_addr_x86_64(uint64_t start_stack, uint64_t len, uint64_t map_window,
 			  uint64_t page_size, uint64_t (*draw)(uint64_t n))

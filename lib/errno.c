@@ -2,7 +2,7 @@
  * "sysctl: setting key \"vm.mmap_rnd_bits\": Invalid argument" read exactly as on a real system. */
 #include <lib/errno.h>
 
-#include <types.h>
+#include <lib/types.h>
 
 static const char *const error_texts[] = {
 	[0] = "Success",

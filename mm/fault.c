@@ -4,18 +4,18 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/trap.h>
-#include <cred.h>
-#include <fault.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/cred.h>
+#include <mm/fault.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <proc.h>
-#include <utsname.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/utsname.h>
 
 #define SIGKILL 9
 

@@ -1,9 +1,9 @@
 /* The ASLR knobs and the random offset of mmap_base. */
 #include <arch/memory.h>
 #include <arch/layout.h>
-#include <layout.h>
-#include <random.h>
-#include <sysctl.h>
+#include <mm/layout.h>
+#include <kernel/random.h>
+#include <kernel/sysctl.h>
 
 int mmap_rnd_bits = CONFIG_ARCH_MMAP_RND_BITS;
 SYSCTL_INT_MINMAX(mmap_rnd_bits, "vm.mmap_rnd_bits", &mmap_rnd_bits, 0600,

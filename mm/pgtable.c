@@ -3,10 +3,10 @@
  * the kernel's linear map (__va). */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
-#include <pgtable.h>
-#include <pmm.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
 
 /* The geometry is fixed for the preset, and arch_pt_geometry is declared const: the compiler
  * asks once per function, not at every level of every walk. */

@@ -2,11 +2,11 @@
  * not free), with a running free count so `free` is exact. Holes between RAM regions and reserved
  * ranges are simply never free. The bitmap itself lives in the first free frames it finds. */
 #include <arch/memory.h>
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/string.h>
-#include <pmm.h>
-#include <shell.h>
+#include <mm/pmm.h>
+#include <kernel/shell.h>
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
 

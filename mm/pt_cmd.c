@@ -2,17 +2,17 @@
  * built from the tables alone, so a disagreement with `maps` (the VMA list) shows. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <aslr.h>
-#include <cred.h>
-#include <kernel.h>
+#include <kernel/aslr.h>
+#include <kernel/cred.h>
+#include <kernel/kernel.h>
 #include <lib/fmt.h>
 #include <lib/parse.h>
 #include <lib/string.h>
 #include <lib/vafields.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <proc.h>
-#include <shell.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/proc.h>
+#include <kernel/shell.h>
 
 struct dump_run {
 	bool open;

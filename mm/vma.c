@@ -2,13 +2,13 @@
  * page tables follow lazily (mm/fault.c) except where exec fills pages eagerly. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <pmm.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
 
 /* VMAs come from a fixed pool: the kernel has no general heap, and a fixed pool cannot grow,
  * so a soak test that sees the same free count has seen every VMA come back. Slots never used

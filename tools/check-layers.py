@@ -34,6 +34,13 @@ KNOWN_EDGES = {
         "`pt walk PID` looks a process up: a shell command, whose place is above mm",
     ("mm/vma.c", "fs.h"):
         "a file mapping reads struct fs_file's bytes: the struct would move to an mm header",
+    ("mm/pt_cmd.c", "aslr.h"):
+        "`pt walk --compare` remembers a process's layout: the same shell command",
+    ("include/mm/fault.h", "proc.h"):
+        "vma_backing_file (inline, for the maps host test) takes the process's image: the "
+        "same knowledge as mm/fault.c's",
+    ("mm/fault.c", "fs.h"):
+        "a fault report names the file a VMA maps (Linux's print_vma_addr): the same struct",
 }
 
 
@@ -131,10 +138,10 @@ def self_test():
         me = [sys.executable, os.path.abspath(__file__)]
         clean = subprocess.run(me + [tmp], stdout=subprocess.PIPE, universal_newlines=True)
         with open(os.path.join(tmp, "lib", "string.c"), "a") as f:
-            f.write("\n#include <proc.h>\n")
+            f.write("\n#include <kernel/proc.h>\n")
         planted = subprocess.run(me + [tmp], stdout=subprocess.PIPE, universal_newlines=True)
     ok = clean.returncode == 0 and planted.returncode != 0 and \
-        "lib/string.c includes include/proc.h" in planted.stdout
+        "lib/string.c includes include/kernel/proc.h" in planted.stdout
     print("layers self-test: the tree %s, a planted lib -> kernel include %s: %s"
           % ("passes" if clean.returncode == 0 else "FAILS",
              "fails it" if planted.returncode else "does NOT fail it", "ok" if ok else "FAILED"))

@@ -28,8 +28,8 @@ CORE_SOURCES = {
     "kernel/cmdline.c", "kernel/initrd.c",
 }
 CORE_HEADERS = {"kernel.h", "console.h", "random.h", "sysctl.h", "boot.h", "sections.h",
-                "shell.h", "selftest.h", "cred.h"}
-MM_HEADERS = {"mm.h", "pmm.h", "pgtable.h", "layout.h"}
+                "shell.h", "selftest.h", "cred.h", "utsname.h"}
+MM_HEADERS = {"mm.h", "pmm.h", "pgtable.h", "layout.h", "fault.h"}
 LIB_HEADERS = {"types.h"}
 ARCH_DIRS = ("arch/", "boot/", "drivers/", "include/arch/", "include/drivers/",
              "include/asm/")

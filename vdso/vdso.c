@@ -5,7 +5,7 @@
  * Linux's vDSO does. Built -fPIC into a shared object whose only data is the vvar page just
  * below its text (vdso/vdso.lds.in): no relocations, no writable data. */
 #include <stdint.h>
-#include <vdso_data.h>
+#include <kernel/vdso_data.h>
 #include VDSO_ARCH_HEADER
 
 #define NSEC_PER_SEC 1000000000ull

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ARCH_ARM_PRIVATE_H
 #define RNDBITS_ARCH_ARM_PRIVATE_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame;
 

@@ -11,11 +11,11 @@
 #include <arch/mmu.h>
 #include <asm/cp15.h>
 #include <asm/kernel_tables.h>
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/string.h>
-#include <pgtable.h>
-#include <sections.h>
+#include <mm/pgtable.h>
+#include <kernel/sections.h>
 
 #define L1_KERNEL_FIRST (PAGE_OFFSET >> 20)
 

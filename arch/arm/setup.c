@@ -1,10 +1,10 @@
 /* ARMv7-A early C entry, called by boot/arm/head.S on the boot stack with the boot mapping. */
 #include <arch/console.h>
 #include <arch/memory.h>
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/fdt.h>
-#include <sections.h>
+#include <kernel/sections.h>
 #include <asm/cp15.h>
 #include "arm.h"
 

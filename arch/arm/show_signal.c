@@ -5,12 +5,12 @@
  * line switches on __do_user_fault's report (arch/arm/mm/fault.c): the cut line, the fault
  * line, show_pte, and __show_regs (arch/arm/kernel/process.c). docs/faults.md. */
 #include <arch/memory.h>
-#include <boot.h>
-#include <fault.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <mm/fault.h>
+#include <kernel/kernel.h>
 #include <lib/parse.h>
 #include <lib/string.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 #include <asm/cp15.h>
 #include <asm/trap_frame.h>
 #include "arm.h"

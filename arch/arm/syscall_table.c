@@ -1,5 +1,5 @@
 /* ARMv7 has one ABI, the EABI (arch/arm/syscall_table_eabi.c). */
-#include <syscall.h>
+#include <kernel/syscall.h>
 
 extern const struct syscall_table syscall_table_eabi;
 

@@ -1,15 +1,15 @@
 /* The ARM EABI's system-call table: ARMv7 processes, and AArch32 compat tasks on arm64 (which
  * compiles this file too, see arch/arm64/arch.cmake). Numbers from asm/unistd.h, handlers from
  * the generic list, and ARM's private calls from 0xf0000 (set_tls: arch tls.c). */
-#include <kernel.h>
-#include <syscall.h>
+#include <kernel/kernel.h>
+#include <kernel/syscall.h>
 
 #include "include/asm/unistd.h" /* by path: on arm64 <asm/unistd.h> is AArch64's */
 
 #define SYSCALL_ABI_BITS 32
 #define SYSCALL(name, fn) [__NR_##name] = { #name, fn },
 static const struct syscall_entry eabi_calls[] = {
-#include <syscall_list.h>
+#include <kernel/syscall_list.h>
 };
 #undef SYSCALL
 

@@ -1,7 +1,7 @@
 /* ARM's set_tls (private call 0xf0005): the thread pointer is TPIDRURO, which user mode reads
  * (mrc p15, 0, rX, c13, c0, 3) and cannot write. arch_user_run zeroes it for each process. */
-#include <kernel.h>
-#include <syscall.h>
+#include <kernel/kernel.h>
+#include <kernel/syscall.h>
 
 long sys_arm_set_tls(const struct syscall_args *a)
 {

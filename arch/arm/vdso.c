@@ -10,11 +10,11 @@
  * [vectors] at 0xffff0000 is the kernel's vectors page, above TASK_SIZE and shared by every
  * process: Linux shows it in maps through its gate VMA, and so does arch_gate_vma here. */
 #include <arch/memory.h>
-#include <layout.h>
+#include <mm/layout.h>
 #include <lib/errno.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <vdso.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/vdso.h>
 
 extern const uint8_t vdso_arm_start[], vdso_arm_end[];
 

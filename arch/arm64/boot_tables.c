@@ -3,7 +3,7 @@
  * time. In C rather than beside the tables in head.S, so that LTO places them with the
  * variables their readers (mmu.c) use, where one adrp reaches several: under QEMU every
  * translated instruction of the boot counts. */
-#include <types.h>
+#include <lib/types.h>
 #include <asm/arm64.h>
 #include <asm/memory.h>
 

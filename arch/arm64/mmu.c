@@ -4,10 +4,10 @@
  * TTBR1 never changes. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <boot.h>
-#include <kernel.h>
-#include <pgtable.h>
-#include <sections.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <mm/pgtable.h>
+#include <kernel/sections.h>
 #include <asm/arm64.h>
 
 #define TTBR_BADDR_MASK 0x0000fffffffffffeUL /* without the ASID (63:48) and CnP (0) */

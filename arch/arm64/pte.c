@@ -1,6 +1,6 @@
 /* The VMSAv8-64 stage-1 descriptor format, as pure functions of the preset's configuration.
  * No inline asm and no kernel-only headers: host unit tests compile this file once per preset. */
-#include <types.h>
+#include <lib/types.h>
 #include <arch/mmu.h>
 #include "include/asm/pgtable-hwdef.h"
 

@@ -1,9 +1,9 @@
 /* arch_start: the first C code at the kernel's virtual address (boot mapping active). */
 #include <arch/console.h>
 #include <arch/memory.h>
-#include <boot.h>
-#include <kernel.h>
-#include <sections.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <kernel/sections.h>
 #include <asm/arm64.h>
 
 void arch_start(void);

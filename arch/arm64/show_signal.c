@@ -4,12 +4,12 @@
  * then __show_regs (arch/arm64/kernel/process.c): the task line, the hardware name, pstate
  * decoded, pc, lr, sp and the general registers three to a line. Only while
  * debug.exception-trace (show_unhandled_signals) is set: 0 by default on arm64 6.1. */
-#include <fault.h>
-#include <kernel.h>
+#include <mm/fault.h>
+#include <kernel/kernel.h>
 #include <lib/fmt.h>
-#include <mm.h>
-#include <proc.h>
-#include <sysctl.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/sysctl.h>
 #include <asm/trap_frame.h>
 #include "signal_fmt.h"
 

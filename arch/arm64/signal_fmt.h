@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARM64_SIGNAL_FMT_H
 #define RNDBITS_ARM64_SIGNAL_FMT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define ARM64_LINE_MAX 128
 

@@ -1,14 +1,14 @@
 /* arm64's system-call tables: AArch64's (numbers from asm/unistd.h, handlers from the generic
  * list) and, for AArch32 compat tasks, the ARM EABI's (arch/arm/syscall_table_eabi.c). */
-#include <kernel.h>
-#include <syscall.h>
+#include <kernel/kernel.h>
+#include <kernel/syscall.h>
 
 #include <asm/unistd.h>
 
 #define SYSCALL_ABI_BITS 64
 #define SYSCALL(name, fn) [__NR_##name] = { #name, fn },
 static const struct syscall_entry aarch64_calls[] = {
-#include <syscall_list.h>
+#include <kernel/syscall_list.h>
 };
 #undef SYSCALL
 

@@ -1,8 +1,8 @@
 /* Thread pointers on arm64. AArch64 tasks set TPIDR_EL0 themselves (the kernel never touches
  * it after zeroing it at user entry). AArch32 compat tasks ask with ARM's set_tls (0xf0005):
  * their TPIDRURO is TPIDRRO_EL0, read-only to EL0. */
-#include <kernel.h>
-#include <syscall.h>
+#include <kernel/kernel.h>
+#include <kernel/syscall.h>
 
 long sys_arm_set_tls(const struct syscall_args *a)
 {

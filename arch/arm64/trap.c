@@ -2,7 +2,7 @@
 #include <arch/cpu.h>
 #include <arch/trap.h>
 #include <arch/memory.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <asm/arm64.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>

@@ -9,9 +9,9 @@
  * [sigpage] (1 page) below them: the first mmap lands 4 pages + its length below mmap_base. */
 #include <arch/memory.h>
 #include <lib/errno.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <vdso.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/vdso.h>
 
 #define AARCH32_VECTORS_BASE 0xffff0000u
 

@@ -1,8 +1,8 @@
 /* Multiboot v1 information -> struct boot_info (shared by i386 and x86_64). */
-#include <boot.h>
+#include <kernel/boot.h>
 #include <arch/memory.h>
 #include <asm/multiboot.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/string.h>
 
 uint64_t x86_multiboot_ram_beyond_limit;

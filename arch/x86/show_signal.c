@@ -6,10 +6,10 @@
  *     "general protection fault"; single-step (#DB) prints nothing.
  * Both only while debug.exception-trace (show_unhandled_signals) is set, 1 by default. */
 #include <arch/memory.h>
-#include <fault.h>
-#include <kernel.h>
+#include <mm/fault.h>
+#include <kernel/kernel.h>
 #include <lib/fmt.h>
-#include <sysctl.h>
+#include <kernel/sysctl.h>
 #include "signal_fmt.h"
 
 int show_unhandled_signals = 1;

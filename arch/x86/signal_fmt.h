@@ -2,7 +2,7 @@
 #ifndef RNDBITS_X86_SIGNAL_FMT_H
 #define RNDBITS_X86_SIGNAL_FMT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* show_opcodes (Linux 6.1, arch/x86/kernel/dumpstack.c): 42 bytes before ip, the byte at ip,
  * 21 after. */

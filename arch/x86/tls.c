@@ -4,12 +4,12 @@
  * touched on x86_64). One process runs at a time, so the slots are the running process's;
  * a new process finds them empty (arch_tls_reset when it starts). */
 #include <asm/segment.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 /* Linux's struct user_desc; the flag bits in the fifth word. */
 struct user_desc {

@@ -9,10 +9,10 @@
  * No [vsyscall] gate page: Debian builds 6.1 with CONFIG_LEGACY_VSYSCALL_NONE (vsyscall=none),
  * and then Linux has no gate VMA to show. */
 #include <arch/memory.h>
-#include <layout.h>
-#include <mm.h>
-#include <pgtable.h>
-#include <vdso.h>
+#include <mm/layout.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
+#include <kernel/vdso.h>
 
 extern const uint8_t vdso_ia32_start[], vdso_ia32_end[];
 #ifdef CONFIG_64BIT

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARCH_CONSOLE_H
 #define RNDBITS_ARCH_CONSOLE_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* Make the UART usable (may be called before the MMU switch and again after it). */
 void arch_console_init(void);

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARCH_CPU_H
 #define RNDBITS_ARCH_CPU_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* Leave QEMU with this exit status. 0 must make QEMU exit with status 0; a non-zero status must
  * make QEMU exit non-zero (x86: isa-debug-exit gives (status << 1) | 1; arm: semihosting). */

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARCH_EXEC_H
 #define RNDBITS_ARCH_EXEC_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct arch_exec_info {
 	uint64_t hwcap, hwcap2;   /* AT_HWCAP, AT_HWCAP2: only what the kernel lets user mode use */

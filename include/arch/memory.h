@@ -15,7 +15,7 @@
 #ifndef RNDBITS_ARCH_MEMORY_H
 #define RNDBITS_ARCH_MEMORY_H
 
-#include <types.h>
+#include <lib/types.h>
 #include <asm/memory.h>
 
 #endif

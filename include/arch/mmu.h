@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARCH_MMU_H
 #define RNDBITS_ARCH_MMU_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct boot_info;
 

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ARCH_TRAP_H
 #define RNDBITS_ARCH_TRAP_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame; /* the arch's saved registers (arch/<isa>/include/asm/trap_frame.h) */
 

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_LIB_CHACHA20_H
 #define RNDBITS_LIB_CHACHA20_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* One 64-byte keystream block for (key, counter, nonce), as RFC 8439 section 2.3. */
 void chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],

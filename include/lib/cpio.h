@@ -19,7 +19,7 @@
 #ifndef RNDBITS_LIB_CPIO_H
 #define RNDBITS_LIB_CPIO_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define CPIO_HEADER_SIZE 110u /* 6 bytes of magic, 13 fields of 8 hex digits */
 

@@ -5,7 +5,7 @@
 #ifndef RNDBITS_LIB_FDT_H
 #define RNDBITS_LIB_FDT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* The header's totalsize (fdt_walk_start has checked it against the memory holding the blob). */
 uint32_t fdt_totalsize(const void *fdt);

@@ -4,7 +4,7 @@
 #ifndef RNDBITS_LIB_FMT_H
 #define RNDBITS_LIB_FMT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);

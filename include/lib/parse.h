@@ -2,7 +2,7 @@
 #ifndef RNDBITS_LIB_PARSE_H
 #define RNDBITS_LIB_PARSE_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* strtoull-like digits: base 0 means "0x"/"0X" + hex digit -> 16, leading "0" -> 8, else 10;
  * base 16 also accepts the "0x" prefix; bases 2..36 otherwise. Unlike strtoull it skips NO

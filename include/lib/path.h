@@ -2,7 +2,7 @@
 #ifndef RNDBITS_LIB_PATH_H
 #define RNDBITS_LIB_PATH_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* path (absolute, or relative to the absolute, clean directory dir) as an absolute, clean path
  * in out: duplicate slashes and "." components go, ".." takes back one component (never above

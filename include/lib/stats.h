@@ -3,7 +3,7 @@
 #ifndef RNDBITS_LIB_STATS_H
 #define RNDBITS_LIB_STATS_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* Chi-square statistic of nbuckets observed counts against a uniform expectation, times 1000
  * (x = sum (o - n/k)^2 / (n/k)). */

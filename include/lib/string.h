@@ -3,7 +3,7 @@
 #ifndef RNDBITS_LIB_STRING_H
 #define RNDBITS_LIB_STRING_H
 
-#include <types.h>
+#include <lib/types.h>
 
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

@@ -6,7 +6,7 @@
 #ifndef RNDBITS_LIB_UNALIGNED_H
 #define RNDBITS_LIB_UNALIGNED_H
 
-#include <types.h>
+#include <lib/types.h>
 
 static inline uint32_t load_u32_unaligned(const void *p)
 {

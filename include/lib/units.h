@@ -4,7 +4,7 @@
 #ifndef RNDBITS_LIB_UNITS_H
 #define RNDBITS_LIB_UNITS_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* Room for any result of the two functions, with the terminator. */
 #define UNITS_MAX 24

@@ -5,7 +5,7 @@
 #define RNDBITS_LIB_VAFIELDS_H
 
 #include <arch/mmu.h>
-#include <types.h>
+#include <lib/types.h>
 
 /* Bits hi..lo (inclusive) of an address: the index into the table of walker level `level`
  * (0 = the root, as `pt walk` numbers them), or the offset in the page (level VA_OFFSET). */

@@ -152,9 +152,9 @@ def prompt_end(prompts):
 
 
 def kernel_exit_names():
-    """EXIT_* statuses of include/kernel.h by value, to name a status in a report."""
+    """EXIT_* statuses of include/kernel/kernel.h by value, to name a status in a report."""
     try:
-        with open(os.path.join(M.REPO, "include", "kernel.h")) as f:
+        with open(os.path.join(M.REPO, "include", "kernel", "kernel.h")) as f:
             return {int(v): "EXIT_" + n for n, v in re.findall(r"\bEXIT_(\w+)\s*=\s*(\d+)", f.read())}
     except OSError:
         return {}

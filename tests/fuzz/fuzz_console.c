@@ -11,7 +11,7 @@
 #include "lib_under_test.h"
 #include <arch/console.h>
 #include <arch/cpu.h>
-#include <console.h>
+#include <kernel/console.h>
 
 #include <setjmp.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * Input: 4 bytes min, 4 bytes max (little endian; swapped if min > max), 1 byte selecting a
  * real sysctl range instead, then the text written. */
 #include "lib_under_test.h"
-#include <sysctl.h>
+#include <kernel/sysctl.h>
 
 #include <ctype.h>
 #include <errno.h>

@@ -11,7 +11,7 @@
  * it; and its regions sorted, page-aligned, disjoint, inside [lo, hi), each inside its own
  * segment's page-rounded range and covering that segment's last page. */
 #include "lib_under_test.h"
-#include <elf.h>
+#include <kernel/elf.h>
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * and does not depend on what the arch asks boot_parse_dtb for; the arch is handed every
  * property it asks for. */
 #include "lib_under_test.h"
-#include <boot.h>
+#include <kernel/boot.h>
 
 #include <string.h>
 

@@ -18,7 +18,7 @@
 #include "lib_under_test.h"
 #include <arch/memory.h>
 #include <asm/multiboot.h>
-#include <boot.h>
+#include <kernel/boot.h>
 
 #include <stdarg.h>
 #include <stdio.h>

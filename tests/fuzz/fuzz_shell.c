@@ -13,12 +13,12 @@
 #include "lib_under_test.h"
 #include <arch/console.h>
 #include <arch/cpu.h>
-#include <console.h>
-#include <cred.h>
-#include <fs.h>
-#include <kernel.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/fs.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
-#include <shell.h>
+#include <kernel/shell.h>
 
 #include <string.h>
 

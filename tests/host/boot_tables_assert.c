@@ -1,5 +1,5 @@
 /* Assertions shared by the build-time page-table tests (boot_tables_assert.h). */
-#include <pgtable.h>
+#include <mm/pgtable.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 #ifndef RNDBITS_HOST_BOOT_TABLES_ASSERT_H
 #define RNDBITS_HOST_BOOT_TABLES_ASSERT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* The builder returned why (NULL: made) and what (the mapping or table concerned). */
 void assert_tables_built(const char *why, const char *what);

@@ -5,11 +5,11 @@
  * The suites that need the running kernel (layout, pgtable) are not run here: their entry
  * points are stubs that say so. */
 #include <arch/mmu.h>
-#include <kernel.h>
-#include <layout.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <selftest.h>
+#include <kernel/kernel.h>
+#include <mm/layout.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/selftest.h>
 
 #include <stdio.h>
 #include <stdlib.h>

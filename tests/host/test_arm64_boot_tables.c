@@ -9,7 +9,7 @@
  *  - a layout that does not fit fails with a reason: an image across two last-level tables'
  *    spans (the pool is too small), a part not page aligned, a misplaced root. */
 #include <arch/mmu.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 #include <asm/arm64.h>
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>

@@ -10,7 +10,7 @@
  *  - a layout that does not fit fails with a reason: an image over too many MiBs (out of L2
  *    tables), a part not page aligned, misplaced tables. */
 #include <arch/mmu.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 #include <asm/kernel_tables.h>
 #include <asm/memory.h>
 

@@ -3,7 +3,7 @@
  * really hands the arm and arm64 kernels (arguments: the .dtb files dumped at build time). The
  * fuzz harness only checks that whatever comes out is well-formed; these check that it is right. */
 #include "lib_under_test.h"
-#include <boot.h>
+#include <kernel/boot.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

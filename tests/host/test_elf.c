@@ -3,7 +3,7 @@
  * 4K pages become mappings on 16K and 64K pages (binfmt_elf's MAP_FIXED overlay), AT_PHDR,
  * PT_INTERP and PT_GNU_STACK; and the host's own test executable, a real dynamic ELF. */
 #include "lib_under_test.h"
-#include <elf.h>
+#include <kernel/elf.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,8 +2,8 @@
  * strings at the top, create_elf_tables below them), for a 64-bit ABI with arch_align_stack's
  * 16-byte alignment and a 32-bit ARM one without it. Offsets worked out by hand below. */
 #include "lib_under_test.h"
-#include <elf.h>
-#include <exec.h>
+#include <kernel/elf.h>
+#include <kernel/exec.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

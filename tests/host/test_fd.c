@@ -4,12 +4,12 @@
  * permission for the writer, and only then "past the start: ignored"), and that a released
  * table (a process's exit) leaves nothing open for the next process. */
 #include "lib_under_test.h"
-#include <cred.h>
-#include <fd.h>
-#include <fs.h>
-#include <sysctl.h>
+#include <kernel/cred.h>
+#include <kernel/fd.h>
+#include <kernel/fs.h>
+#include <kernel/sysctl.h>
 #include <asm/fcntl.h>
-#include <console.h>
+#include <kernel/console.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

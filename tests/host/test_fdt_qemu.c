@@ -1,5 +1,6 @@
 /* lib/fdt.c on the device trees QEMU really generates (dumped at build time with
- * -machine dumpdtb for `-M virt` on arm and arm64, -m 128M as arch/arm*/qemu.json say): everything the kernel's boot code
+ * -machine dumpdtb for `-M virt` on arm and arm64, -m 128M as arch/arm/qemu.json and arch/arm64/qemu.json
+ * say): everything the kernel's boot code
  * reads must be found where QEMU 7.2 puts it. Arguments: the .dtb files. */
 #include "lib_under_test.h"
 

@@ -12,17 +12,18 @@
 #include <arch/memory.h>
 #include <asm/fcntl.h>
 #include <asm/stat.h>
-#include <console.h>
-#include <cred.h>
-#include <fd.h>
-#include <fs.h>
-#include <initramfs.h>
-#include <kernel.h>
-#include <pgtable.h>
-#include <pmm.h>
-#include <proc.h>
-#include <sysctl.h>
-#include <syscall.h>
+#include <kernel/console.h>
+#include <kernel/cred.h>
+#include <kernel/fd.h>
+#include <kernel/fs.h>
+#include <kernel/initramfs.h>
+#include <kernel/kernel.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
+#include <kernel/proc.h>
+#include <kernel/sysctl.h>
+#include <kernel/syscall.h>
+#include <kernel/vdso.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -104,6 +105,8 @@ static struct process proc;
 static struct vma vmas[3];
 struct process *current_process(void) { return &proc; }
 struct process *kept_process(int pid) { (void)pid; return NULL; }
+/* No gate page ([vectors] above TASK_SIZE on ARM) in these processes. */
+const struct vma *arch_gate_vma(const struct mm *mm) { (void)mm; return NULL; }
 bool may_inspect_process(const struct process *p, unsigned u)
 {
 	return u == UID_ROOT || u == p->uid;

@@ -4,8 +4,8 @@
 #include "lib_under_test.h"
 #include <arch/memory.h>
 #include <asm/layout.h>
-#include <layout.h>
-#include <random.h>
+#include <mm/layout.h>
+#include <kernel/random.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

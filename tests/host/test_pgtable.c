@@ -19,9 +19,9 @@
 
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <kernel.h>
-#include <pgtable.h>
-#include <pmm.h>
+#include <kernel/kernel.h>
+#include <mm/pgtable.h>
+#include <mm/pmm.h>
 
 #include <sanitizer/asan_interface.h>
 #include <setjmp.h>

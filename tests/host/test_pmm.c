@@ -14,9 +14,9 @@
  * first whole RAM frame: freeing the partial frame in front of it is a bad address. */
 #include "lib_under_test.h"
 
-#include <boot.h>
-#include <kernel.h>
-#include <pmm.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <mm/pmm.h>
 
 #include <sanitizer/asan_interface.h>
 #include <setjmp.h>

@@ -4,8 +4,8 @@
  * every source (hardware bytes, firmware seed, each timer read) changes the stream. */
 #include "lib_under_test.h"
 #include <arch/cpu.h>
-#include <boot.h>
-#include <random.h>
+#include <kernel/boot.h>
+#include <kernel/random.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

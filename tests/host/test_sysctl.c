@@ -2,7 +2,7 @@
  * quirks Linux has (octal, trailing '\r', a second number ignored, 21-character numbers) and the
  * hostile ones (huge numbers, signs, empty, NUL bytes, 4 KiB of digits). */
 #include "lib_under_test.h"
-#include <sysctl.h>
+#include <kernel/sysctl.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <vdso.h>
+#include <kernel/vdso.h>
 
 #define PAGE 4096ull
 #define MAP_WINDOW ((1ull << 47) - PAGE)

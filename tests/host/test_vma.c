@@ -4,9 +4,9 @@
 #include "lib_under_test.h"
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <layout.h>
-#include <mm.h>
-#include <pgtable.h>
+#include <mm/layout.h>
+#include <mm/mm.h>
+#include <mm/pgtable.h>
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -17,7 +17,7 @@
  *     MMU switch and the jump to the linked address; with the 1G split the linear map has it;
  *   the MiBs of the PL011 and the GIC at their fixed addresses, Device, rw-. */
 #include <arch/mmu.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 #include <asm/kernel_tables.h>
 #include <asm/memory.h>
 

@@ -12,7 +12,7 @@
  *          level: its root holds the block, and needs no table below it.
  * The tables below the kernel root come from the boot pool, which they must take exactly. */
 #include <arch/mmu.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 #include <asm/arm64.h>
 #include <asm/memory.h>
 #include <asm/pgtable-hwdef.h>

@@ -6,7 +6,7 @@
 # (.DELETE_ON_ERROR), so no image without its tables survives. Three groups of sources, each
 # with its own view: <isa>.c and pte.c the kernel's address map (asm/memory.h); ram.c and
 # pgtable.c the section as their RAM (the host tests' stand-in asm/memory.h); main.c the
-# host's <elf.h>, which include/elf.h would hide.
+# host's <elf.h>, which include/kernel/elf.h would hide.
 #
 # rndbits_boot_tables(ISA ELF_CLASS ELF_MACHINE): ELF_CLASS and ELF_MACHINE name the <elf.h>
 # constants the linked image must carry (ELFCLASS32 EM_ARM, ELFCLASS64 EM_AARCH64).

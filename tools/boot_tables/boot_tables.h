@@ -18,7 +18,7 @@
 #ifndef RNDBITS_TOOLS_BOOT_TABLES_H
 #define RNDBITS_TOOLS_BOOT_TABLES_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* The linked image, as main.c hands it to the ISA's part. */
 struct boot_image {

@@ -1,7 +1,7 @@
 /* What both ISAs' parts of tools/boot_tables do alike (boot_tables.h): check where a table
  * lies, and map a list of mappings with the kernel's pt_map, turning its errors into reasons. */
 #include <lib/errno.h>
-#include <pgtable.h>
+#include <mm/pgtable.h>
 
 #include "boot_tables.h"
 

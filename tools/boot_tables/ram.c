@@ -5,8 +5,8 @@
  * L2 tables are smaller than a page; the kernel's allocator would give each a page). Nothing is
  * freed but what a failing pt_map takes back, and the tables are not live: no barrier, no TLB to flush. */
 #include <arch/memory.h>
-#include <kernel.h>
-#include <pmm.h>
+#include <kernel/kernel.h>
+#include <mm/pmm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_USER_H
 #define RNDBITS_USER_H
 
-#include <types.h>
+#include <lib/types.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/parse.h>

@@ -2,10 +2,10 @@
  * map (4 MiB pages where aligned), all global; then CR3, CR4.PGE and CR0.WP. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
-#include <boot.h>
-#include <kernel.h>
-#include <pgtable.h>
-#include <sections.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <mm/pgtable.h>
+#include <kernel/sections.h>
 #include <asm/multiboot.h>
 #include <asm/processor.h>
 #include <asm/x86_32.h>

@@ -2,9 +2,9 @@
  * linear map at PAGE_OFFSET) active. */
 #include <arch/console.h>
 #include <arch/memory.h>
-#include <boot.h>
-#include <kernel.h>
-#include <sections.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <kernel/sections.h>
 #include <asm/multiboot.h>
 #include <asm/x86_32.h>
 

@@ -1,5 +1,5 @@
 /* i386 has one ABI (arch/x86/syscall_table_i386.c). */
-#include <syscall.h>
+#include <kernel/syscall.h>
 
 extern const struct syscall_table syscall_table_i386;
 

@@ -4,7 +4,7 @@
 #include <arch/console.h>
 #include <arch/cpu.h>
 #include <arch/trap.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <asm/pic.h>
 #include <asm/processor.h>
 #include <asm/segment.h>

@@ -5,11 +5,11 @@
 #include <arch/mmu.h>
 #include <asm/cpu_64.h>
 #include <asm/processor.h>
-#include <boot.h>
-#include <kernel.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
 #include <lib/string.h>
-#include <pgtable.h>
-#include <sections.h>
+#include <mm/pgtable.h>
+#include <kernel/sections.h>
 
 /* head.S: kernel stacks; the page below each is a guard and stays unmapped. */
 extern char x86_64_boot_stack[], x86_64_boot_stack_top[];

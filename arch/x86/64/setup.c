@@ -3,9 +3,9 @@
 #include <arch/console.h>
 #include <arch/memory.h>
 #include <asm/multiboot.h>
-#include <boot.h>
-#include <kernel.h>
-#include <sections.h>
+#include <kernel/boot.h>
+#include <kernel/kernel.h>
+#include <kernel/sections.h>
 
 /* linker/x86_64.ld: the identity-linked multiboot header, 32-bit entry and boot tables. */
 extern char __boot_start[];

@@ -1,15 +1,15 @@
 /* x86_64's system-call tables: x86_64's own (numbers from asm/unistd_64.h, handlers from the
  * generic list, arch_prctl from tls.c) and, for ia32 compat tasks, i386's
  * (arch/x86/syscall_table_i386.c). */
-#include <kernel.h>
-#include <syscall.h>
+#include <kernel/kernel.h>
+#include <kernel/syscall.h>
 
 #include <asm/unistd_64.h>
 
 #define SYSCALL_ABI_BITS 64
 #define SYSCALL(name, fn) [__NR_##name] = { #name, fn },
 static const struct syscall_entry x86_64_calls[] = {
-#include <syscall_list.h>
+#include <kernel/syscall_list.h>
 	SYSCALL(arch_prctl, sys_arch_prctl)
 	SYSCALL(set_thread_area, NULL) /* 64-bit tasks use arch_prctl */
 	SYSCALL(get_thread_area, NULL)

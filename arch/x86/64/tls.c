@@ -1,11 +1,11 @@
 /* arch_prctl: the x86_64 thread pointer is the FS base (MSR_FS_BASE), GS's base the other one
  * a program may set. The kernel never uses %fs or %gs, so the values stay the user's. */
 #include <asm/cpu_64.h>
-#include <kernel.h>
+#include <kernel/kernel.h>
 #include <lib/errno.h>
-#include <mm.h>
-#include <proc.h>
-#include <syscall.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
 
 #define ARCH_SET_GS 0x1001
 #define ARCH_SET_FS 0x1002

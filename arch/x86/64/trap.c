@@ -10,8 +10,8 @@
 #include <asm/segment.h>
 #include <asm/trap_frame.h>
 #include <asm/uart.h>
-#include <kernel.h>
-#include <types.h>
+#include <kernel/kernel.h>
+#include <lib/types.h>
 
 _Static_assert(__builtin_offsetof(struct trap_frame, rax) == TF_RAX, "TF_RAX");
 _Static_assert(__builtin_offsetof(struct trap_frame, vector) == TF_VECTOR, "TF_VECTOR");

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASM_ARM_CP15_H
 #define RNDBITS_ASM_ARM_CP15_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define ARM_CP15_RW(name, op1, crn, crm, op2)                                                \
 	static inline uint32_t arm_read_##name(void)                                       \

@@ -17,7 +17,7 @@
 #define ARM_KERNEL_TABLES_ALIGN 16384
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 struct arm_kernel_tables {
 	uint32_t l1[ARM_L1_ENTRIES];

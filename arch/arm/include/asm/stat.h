@@ -1,10 +1,10 @@
 /* arm's struct stat64 (EABI: 64-bit members 8-byte aligned, 104 bytes), written at its offsets.
  * Also the layout of a 32-bit ARM task's stat64 on arm64 (arch/arm64/include/asm/stat.h
- * includes this). The 32-bit struct stat is shared with i386 (include/fs.h). */
+ * includes this). The 32-bit struct stat is shared with i386 (include/kernel/fs.h). */
 #ifndef RNDBITS_ASM_ARM_STAT_H
 #define RNDBITS_ASM_ARM_STAT_H
 
-#include <fs.h>
+#include <kernel/fs.h>
 
 #define STAT64_SIZE 104
 

@@ -34,7 +34,7 @@
 #define ARM_VEC_FIQ 7
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame {
 	uint32_t r[13];

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASM_ARM64_ARM64_H
 #define RNDBITS_ASM_ARM64_ARM64_H
 
-#include <types.h>
+#include <lib/types.h>
 #include <asm/memory.h>
 
 #define read_sysreg(reg)                                          \

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ASM_ARM64_STAT_H
 #define RNDBITS_ASM_ARM64_STAT_H
 
-#include <fs.h>
+#include <kernel/fs.h>
 
 #include "../../../arm/include/asm/stat.h"
 

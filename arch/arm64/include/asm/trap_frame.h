@@ -18,7 +18,7 @@
 #define EMERGENCY_STACK_SIZE 16384
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame {
 	uint64_t x[31];

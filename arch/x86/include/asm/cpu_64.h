@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASM_X86_CPU_64_H
 #define RNDBITS_ASM_X86_CPU_64_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define MSR_EFER 0xC0000080
 #define MSR_STAR 0xC0000081

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASM_X86_IO_H
 #define RNDBITS_ASM_X86_IO_H
 
-#include <types.h>
+#include <lib/types.h>
 
 static inline void outb(uint16_t port, uint8_t v)
 {

@@ -9,7 +9,7 @@
 #define MULTIBOOT_MEMORY_INFO (1 << 1) /* mem_* and mmap_* wanted */
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 /* flags bits saying which fields of multiboot_info are valid. */
 #define MULTIBOOT_INFO_MEMORY (1u << 0)

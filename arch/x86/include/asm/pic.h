@@ -3,7 +3,7 @@
 #ifndef RNDBITS_ASM_X86_PIC_H
 #define RNDBITS_ASM_X86_PIC_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define X86_IRQ_BASE 0x20 /* IRQ n arrives at vector 0x20 + n, clear of the exceptions */
 #define X86_NR_IRQS 16

@@ -4,7 +4,7 @@
 #define RNDBITS_ASM_X86_PROCESSOR_H
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 #define X86_BIT(n) (1u << (n))
 #else
 #define X86_BIT(n) (1 << (n))

@@ -11,7 +11,7 @@
 
 #define RAM_PROBE_COM1 0x3F8
 #define RAM_PROBE_EXIT_PORT 0xF4 /* isa-debug-exit: QEMU exits with (value << 1) | 1 */
-#define RAM_PROBE_EXIT_PANIC 3   /* include/kernel.h EXIT_PANIC */
+#define RAM_PROBE_EXIT_PANIC 3   /* include/kernel/kernel.h EXIT_PANIC */
 
 /* The NUL-terminated string at %ebx on COM1, by polling (no stack, no interrupts). Clobbers
  * %eax, %ebx, %ecx, %edx. */

@@ -26,7 +26,7 @@
 #endif /* CONFIG_64BIT */
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 /* The GDT slot of set_thread_area's entry idx (GDT_ENTRY_TLS_MIN <= idx < + ENTRIES): the
  * thread-pointer descriptor a 32-bit task loads into %gs (arch/x86/tls.c). */
 uint64_t *x86_gdt_tls_slot(unsigned idx);

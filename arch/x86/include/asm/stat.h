@@ -4,7 +4,7 @@
 #ifndef RNDBITS_ASM_X86_STAT_H
 #define RNDBITS_ASM_X86_STAT_H
 
-#include <fs.h>
+#include <kernel/fs.h>
 
 #define STAT64_SIZE 96
 #define STAT64BIT_SIZE 144

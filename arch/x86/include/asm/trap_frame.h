@@ -16,7 +16,7 @@
 #define TF_SIZE_KERNEL 68 /* without user_esp/user_ss, which only a ring change pushes */
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame {
 	/* Pushed by entry.S: data segments, then PUSHAL's eight registers. */

@@ -16,7 +16,7 @@
 #define TF_SIZE 176 /* a multiple of 16: the C handler is called with an aligned stack */
 
 #ifndef __ASSEMBLER__
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame {
 	/* Pushed by entry.S. */

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASM_X86_32_H
 #define RNDBITS_ASM_X86_32_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct trap_frame;
 

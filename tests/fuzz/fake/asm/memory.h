@@ -4,7 +4,7 @@
 #ifndef RNDBITS_FUZZ_ASM_MEMORY_H
 #define RNDBITS_FUZZ_ASM_MEMORY_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1ul << PAGE_SHIFT)

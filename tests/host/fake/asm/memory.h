@@ -6,7 +6,7 @@
 #ifndef RNDBITS_HOST_FAKE_ASM_MEMORY_H
 #define RNDBITS_HOST_FAKE_ASM_MEMORY_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define PAGE_SHIFT CONFIG_PAGE_SHIFT
 #define PAGE_SIZE (1UL << PAGE_SHIFT)

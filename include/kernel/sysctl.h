@@ -4,7 +4,7 @@
 #ifndef RNDBITS_SYSCTL_H
 #define RNDBITS_SYSCTL_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct sysctl_entry;
 

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ELF_H
 #define RNDBITS_ELF_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define ELFCLASS32 1
 #define ELFCLASS64 2

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_KERNEL_H
 #define RNDBITS_KERNEL_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct boot_info;
 

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_BOOT_H
 #define RNDBITS_BOOT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define BOOT_MAX_REGIONS 16
 /* Linux's COMMAND_LINE_SIZE for the ISA, its NUL included. A longer command line is refused

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_ASLR_H
 #define RNDBITS_ASLR_H
 
-#include <types.h>
+#include <lib/types.h>
 
 int aslr_sample(int argc, char **argv);
 int aslr_attack(int argc, char **argv);

@@ -2,8 +2,8 @@
 #ifndef RNDBITS_EXEC_H
 #define RNDBITS_EXEC_H
 
-#include <fs.h>
-#include <types.h>
+#include <kernel/fs.h>
+#include <lib/types.h>
 
 /* The program file NAME of the native (compat = false) or 32-bit ABI: /bin/NAME or
  * /bin32/NAME (the built-in 32-bit builds on a 64-bit preset), or NULL. */

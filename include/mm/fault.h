@@ -10,9 +10,9 @@
 #define RNDBITS_FAULT_H
 
 #include <arch/trap.h>
-#include <mm.h>
-#include <proc.h>
-#include <types.h>
+#include <mm/mm.h>
+#include <kernel/proc.h>
+#include <lib/types.h>
 
 #define SIGILL 4
 #define SIGTRAP 5

@@ -2,7 +2,7 @@
 #ifndef RNDBITS_LAYOUT_H
 #define RNDBITS_LAYOUT_H
 
-#include <types.h>
+#include <lib/types.h>
 
 /* The sysctls, as Linux names them. */
 extern int mmap_rnd_bits;        /* vm.mmap_rnd_bits */

@@ -3,11 +3,11 @@
 #ifndef RNDBITS_PROC_H
 #define RNDBITS_PROC_H
 
-#include <exec.h>
-#include <fd.h>
-#include <mm.h>
-#include <syscall.h>
-#include <types.h>
+#include <kernel/exec.h>
+#include <kernel/fd.h>
+#include <mm/mm.h>
+#include <kernel/syscall.h>
+#include <lib/types.h>
 
 #define PROC_NAME_MAX 16
 
@@ -18,7 +18,7 @@ struct process {
 	const struct fs_file *exe; /* the file it was exec'd from (/proc/PID/exe) */
 	struct mm mm;
 	struct fd_table files; /* empty at exec, closed at exit */
-	struct sys_state sys;  /* system-call state (include/syscall.h) */
+	struct sys_state sys;  /* system-call state (include/kernel/syscall.h) */
 	int status;        /* wait status: exit code, or 128 + signal */
 	bool in_use;
 	bool quiet_faults; /* RUN_QUIET_FAULTS */

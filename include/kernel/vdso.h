@@ -6,7 +6,7 @@
 #ifndef RNDBITS_VDSO_H
 #define RNDBITS_VDSO_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct mm;
 struct vma;

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_SHELL_H
 #define RNDBITS_SHELL_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define SHELL_MAX_ARGS 32
 /* The most output `CMD > FILE` captures (a page: what a /proc/sys file looks at, and more);

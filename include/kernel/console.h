@@ -3,7 +3,7 @@
 #ifndef RNDBITS_CONSOLE_H
 #define RNDBITS_CONSOLE_H
 
-#include <types.h>
+#include <lib/types.h>
 
 #define CONSOLE_LINE_MAX 256
 

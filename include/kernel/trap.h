@@ -1,5 +1,5 @@
 /* Generic trap handling (kernel/trap.c) and where user traps go: system calls here, faults to
- * mm/fault.c (include/fault.h). */
+ * mm/fault.c (include/mm/fault.h). */
 #ifndef RNDBITS_TRAP_H
 #define RNDBITS_TRAP_H
 

@@ -6,7 +6,7 @@
 #define RNDBITS_FS_H
 
 #include <lib/errno.h>
-#include <types.h>
+#include <lib/types.h>
 
 struct sysctl_entry;
 struct process;

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_RANDOM_H
 #define RNDBITS_RANDOM_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct boot_info;
 

@@ -1,10 +1,10 @@
 /* System calls: one handler per call, shared by every ABI. Each ABI's numbers are Linux's, in
  * its asm/unistd*.h; a table per ABI (arch/<isa>/syscall_table*.c, filled from the one list in
- * include/syscall_list.h) maps them to the handlers, and kernel/syscall.c dispatches. */
+ * include/kernel/syscall_list.h) maps them to the handlers, and kernel/syscall.c dispatches. */
 #ifndef RNDBITS_SYSCALL_H
 #define RNDBITS_SYSCALL_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct process;
 

@@ -7,8 +7,8 @@
 #ifndef RNDBITS_INITRAMFS_H
 #define RNDBITS_INITRAMFS_H
 
-#include <fs.h>
-#include <types.h>
+#include <kernel/fs.h>
+#include <lib/types.h>
 
 /* Add the files of the archive at data (size bytes, in kernel memory, kept) to the namespace.
  * `what` names it for the boot line ("built-in", "initrd"). The whole archive is checked before

@@ -2,9 +2,9 @@
 #ifndef RNDBITS_MM_H
 #define RNDBITS_MM_H
 
-#include <layout.h>
+#include <mm/layout.h>
 #include <lib/mman.h>
-#include <types.h>
+#include <lib/types.h>
 
 struct fs_file;
 

@@ -3,7 +3,7 @@
 #ifndef RNDBITS_PMM_H
 #define RNDBITS_PMM_H
 
-#include <types.h>
+#include <lib/types.h>
 
 struct boot_info;
 

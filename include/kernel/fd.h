@@ -1,12 +1,12 @@
-/* File descriptors of a process (kernel/fd.c) over the file namespace (include/fs.h): 0-2 are
+/* File descriptors of a process (kernel/fd.c) over the file namespace (include/kernel/fs.h): 0-2 are
  * the console, 3 and up opened files and directories. The system calls of kernel/fs_syscalls.c
  * work through these. */
 #ifndef RNDBITS_KERNEL_FD_H
 #define RNDBITS_KERNEL_FD_H
 
-#include <fs.h>
-#include <mm.h>
-#include <types.h>
+#include <kernel/fs.h>
+#include <mm/mm.h>
+#include <lib/types.h>
 
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
