@@ -63,31 +63,6 @@ static bool seen_add(struct seen_set *s, uint64_t v)
 	}
 }
 
-static void sort_u64(uint64_t *a, unsigned n)
-{
-	for (unsigned start = n / 2; start-- > 0;) {
-		for (unsigned root = start;;) {
-			unsigned child = 2 * root + 1;
-			if (child >= n) break;
-			if (child + 1 < n && a[child] < a[child + 1]) child++;
-			if (a[root] >= a[child]) break;
-			uint64_t t = a[root]; a[root] = a[child]; a[child] = t;
-			root = child;
-		}
-	}
-	for (unsigned end = n; end-- > 1;) {
-		uint64_t t = a[0]; a[0] = a[end]; a[end] = t;
-		for (unsigned root = 0;;) {
-			unsigned child = 2 * root + 1;
-			if (child >= end) break;
-			if (child + 1 < end && a[child] < a[child + 1]) child++;
-			if (a[root] >= a[child]) break;
-			t = a[root]; a[root] = a[child]; a[child] = t;
-			root = child;
-		}
-	}
-}
-
 static unsigned floor_log2(uint64_t v)
 {
 	unsigned b = 0;

@@ -99,32 +99,6 @@ static void offset_of(const struct sample_opts *o, const struct run_result *res,
 	}
 }
 
-static void sort_u64(uint64_t *a, unsigned n)
-{
-	/* Heapsort: no recursion, no extra memory, n log n for 65536 samples. */
-	for (unsigned start = n / 2; start-- > 0;) {
-		for (unsigned root = start;;) {
-			unsigned child = 2 * root + 1;
-			if (child >= n) break;
-			if (child + 1 < n && a[child] < a[child + 1]) child++;
-			if (a[root] >= a[child]) break;
-			uint64_t t = a[root]; a[root] = a[child]; a[child] = t;
-			root = child;
-		}
-	}
-	for (unsigned end = n; end-- > 1;) {
-		uint64_t t = a[0]; a[0] = a[end]; a[end] = t;
-		for (unsigned root = 0;;) {
-			unsigned child = 2 * root + 1;
-			if (child >= end) break;
-			if (child + 1 < end && a[child] < a[child + 1]) child++;
-			if (a[root] >= a[child]) break;
-			t = a[root]; a[root] = a[child]; a[child] = t;
-			root = child;
-		}
-	}
-}
-
 static unsigned ceil_log2(uint64_t v)
 {
 	unsigned b = 0;

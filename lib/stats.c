@@ -155,3 +155,34 @@ uint32_t entropy_milli(const unsigned *counts, unsigned nbuckets, uint64_t n)
 	uint64_t h = log2_q16(n) - sum / n;
 	return (uint32_t)((h * 1000 + (1u << 15)) >> 16);
 }
+
+/* Move a[root] down the max-heap a[0..n) until both its children are smaller. */
+static void sift_down(uint64_t *a, unsigned root, unsigned n)
+{
+	for (;;) {
+		unsigned child = 2 * root + 1;
+		if (child >= n)
+			return;
+		if (child + 1 < n && a[child] < a[child + 1])
+			child++;
+		if (a[root] >= a[child])
+			return;
+		uint64_t t = a[root];
+		a[root] = a[child];
+		a[child] = t;
+		root = child;
+	}
+}
+
+void sort_u64(uint64_t *a, unsigned n)
+{
+	for (unsigned start = n / 2; start-- > 0;)
+		sift_down(a, start, n);
+	/* The largest is at the root: swap it to the end and restore the heap before it. */
+	for (unsigned end = n; end-- > 1;) {
+		uint64_t t = a[0];
+		a[0] = a[end];
+		a[end] = t;
+		sift_down(a, 0, end);
+	}
+}

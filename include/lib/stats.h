@@ -21,4 +21,8 @@ uint32_t log2_q16(uint64_t x);
  * bit: log2(nbuckets) * 1000 for a flat histogram, 0 when every sample is in one bucket. */
 uint32_t entropy_milli(const unsigned *counts, unsigned nbuckets, uint64_t n);
 
+/* Sort a[0..n) ascending in place: heapsort, no recursion and no extra memory (the samples of
+ * `aslr sample` fill a large block already). */
+void sort_u64(uint64_t *a, unsigned n);
+
 #endif

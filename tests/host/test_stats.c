@@ -70,12 +70,35 @@ static void test_entropy(void **state)
 	assert_true(log2_q16(10) >= 217705 - 2 && log2_q16(10) <= 217705 + 2);
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* sort_u64 against the C library's qsort, on lengths 0..300 with repeats and extremes. */
+static void test_sort(void **state)
+{
+	(void)state;
+	uint64_t a[300], b[300], x = 0x9e3779b97f4a7c15ULL;
+	for (unsigned n = 0; n <= 300; n++) {
+		for (unsigned i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			a[i] = b[i] = i % 7 == 0 ? UINT64_MAX : i % 5 == 0 ? 0 : x % (n + 1);
+		}
+		sort_u64(a, n);
+		qsort(b, n, sizeof(*b), cmp_u64);
+		assert_memory_equal(a, b, n * sizeof(*a));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_p_values),
 		cmocka_unit_test(test_statistic),
 		cmocka_unit_test(test_entropy),
+		cmocka_unit_test(test_sort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
