@@ -135,14 +135,9 @@ static void show_fields(bool compat)
 	char names[48];
 
 	printk("address fields (%s, %u-bit): %s\n", compat ? "compat" : "native", va_bits, geo->name);
-	printk("  fields ");
-	for (unsigned i = 0; i < n; i++) {
-		if (f[i].level == VA_OFFSET)
-			printk("%s%u..%u offset", i ? " | " : " ", f[i].hi, f[i].lo);
-		else
-			printk("%s%u..%u L%d", i ? " | " : " ", f[i].hi, f[i].lo, f[i].level);
-	}
-	printk("\n");
+	char layout[128];
+	va_fields_layout(f, n, layout, sizeof(layout));
+	printk("  fields  %s\n", layout);
 	for (unsigned k = 0; k < ARRAY_SIZE(objects); k++)
 		print_bit_row(f, n, &objects[k]);
 	printk("  (r: a bit the object's random offset sets; mmap from %s%s)\n", e->name,

@@ -60,6 +60,22 @@ unsigned va_fields_differ(const struct va_field *f, unsigned n, uint64_t a, uint
 	return set;
 }
 
+void va_fields_layout(const struct va_field *f, unsigned n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		const char *sep = i ? " | " : "";
+		if (f[i].level == VA_OFFSET)
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%u..%u offset",
+						sep, f[i].hi, f[i].lo);
+		else
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%u..%u L%d",
+						sep, f[i].hi, f[i].lo, f[i].level);
+	}
+}
+
 void va_fields_names(const struct va_field *f, unsigned n, unsigned set, char *buf, size_t size)
 {
 	size_t len = 0;

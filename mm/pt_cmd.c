@@ -207,14 +207,9 @@ static int pt_compare_cmd(int argc, char **argv)
 	unsigned n = va_fields(geo, va_bits, f);
 	printk("pt walk --compare: pid %d (%s) and pid %d (%s), %s\n", remembered.pid,
 	       remembered.name, now.pid, now.name, geo->name);
-	printk("  fields  ");
-	for (unsigned i = 0; i < n; i++) {
-		if (f[i].level == VA_OFFSET)
-			printk("%s%u..%u offset", i ? " | " : "", f[i].hi, f[i].lo);
-		else
-			printk("%s%u..%u L%d", i ? " | " : "", f[i].hi, f[i].lo, f[i].level);
-	}
-	printk("\n");
+	char layout[128];
+	va_fields_layout(f, n, layout, sizeof(layout));
+	printk("  fields  %s\n", layout);
 	for (unsigned k = 0; k < NR_KEYS; k++) {
 		uint64_t a = remembered.va[k], b = now.va[k];
 		char names[48];

@@ -33,6 +33,10 @@ unsigned va_fields_differ(const struct va_field *f, unsigned n, uint64_t a, uint
 /* The value of field f in va. */
 uint64_t va_field_value(const struct va_field *f, uint64_t va);
 
+/* The fields from the top down, as "47..39 L0 | ... | 11..0 offset", into buf (128 bytes hold
+ * any geometry's). */
+void va_fields_layout(const struct va_field *f, unsigned n, char *buf, size_t size);
+
 /* The bits of a field set, as "L2,L3" (levels) and "offset", into buf; "-" when none. */
 void va_fields_names(const struct va_field *f, unsigned n, unsigned set, char *buf, size_t size);
 

@@ -83,6 +83,15 @@ static void test_known_splits(void **state)
 		assert_string_equal(text, "31..22 21..12 11..0");
 	else
 		fail_msg("no documented split for %s", CONFIG_PRESET);
+
+	/* The line aslr info and pt walk --compare print; cut short safely in a small buffer. */
+	char layout[128], small[10];
+	va_fields_layout(f, n, layout, sizeof(layout));
+	if (strcmp(CONFIG_PRESET, "arm64-4k-va48") == 0)
+		assert_string_equal(layout, "47..39 L0 | 38..30 L1 | 29..21 L2 | 20..12 L3 | 11..0 offset");
+	assert_true(strlen(layout) < sizeof(layout) - 1);
+	va_fields_layout(f, n, small, sizeof(small));
+	assert_int_equal(strncmp(small, layout, sizeof(small) - 1), 0);
 }
 
 static void test_touched_and_differ(void **state)
