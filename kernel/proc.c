@@ -15,6 +15,7 @@
 #include <mm/mm.h>
 #include <mm/pgtable.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/syscall.h>
 #include <kernel/shell.h>
 #include <kernel/trap.h>
@@ -126,6 +127,15 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 		mm_destroy(&p->mm);
 	}
 	p->in_use = false;
+}
+
+/* Until the scheduler of issue 17 lands: one process runs at a time, so ending it is leaving
+ * user mode with the shell's status (exit code, or 128 + the signal). */
+__noreturn void process_exit(int wait_status)
+{
+	int sig = wait_status & 0x7f;
+
+	arch_user_exit(sig ? 128 + sig : (wait_status >> 8) & 0xff);
 }
 
 /* The ^C is what a terminal echoes for the interrupt character; the shell then reports the

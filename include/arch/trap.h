@@ -17,6 +17,9 @@ enum trap_kind {
 	TRAP_OTHER,       /* anything else: always fatal in the kernel */
 };
 
+/* The interrupt sources the kernel routes (issue 17). */
+enum trap_irq { IRQ_NONE, IRQ_CONSOLE, IRQ_TIMER };
+
 enum trap_access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
 
 struct trap_info {
@@ -33,6 +36,7 @@ struct trap_info {
 	int level;               /* translation level the hardware reported, or -1 */
 	uint64_t syndrome;       /* ESR_EL1, DFSR/IFSR, or the x86 error code */
 	unsigned vector;         /* x86 vector / arm64 vector slot / arm mode, for the report */
+	unsigned irq;            /* TRAP_IRQ: which source (enum trap_irq), already acknowledged */
 	struct trap_frame *frame;
 };
 
