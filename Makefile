@@ -20,7 +20,7 @@ RQ     := $(PYTHON) qemu/rndbits-qemu
 # time that file changes (make remakes an included makefile, then starts again). The reader is
 # Python: without it, the package check comes first.
 include build/presets.mk
-build/presets.mk: CMakePresets.json qemu/rndbits_qemu/machine.py
+build/presets.mk: CMakePresets.json qemu/rndbits_qemu/machine.py qemu/rndbits-qemu
 	@[ -x $(PYTHON) ] || sh qemu/deps.sh
 	@mkdir -p $(@D)
 	@$(RQ) presets --make >$@.tmp && mv $@.tmp $@
@@ -104,19 +104,43 @@ build/%/CMakeCache.txt: CMakePresets.json | deps
 	@echo cmake --preset $*
 	@cmake --preset $* $$(if $(call toolchain_gone,build/$*); then echo --fresh; fi) >/dev/null
 
+# The user programs a preset embeds (build/user/<isa>-<page>k, shared by the presets of one ISA
+# and page size) are built here first, one make target per tree (user-<tree>, the trees in
+# build/presets.mk; not .PHONY, like image-%), in make's job slots: the preset's own build then finds its tree up to date.
+# Left to the presets, the first to start builds it one job at a time while the others that
+# share it wait on its lock, each holding a job slot, and none of them can start its kernel.
+.SECONDEXPANSION:
+user-%: | deps
+	+@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$* $(userdefs.$*) -DJOBSERVER=ON \
+	  -P user/build_tree.cmake
+user_tree = $$(addprefix user-,$$(user.$$*))
+
 # (image-<preset> is not .PHONY: make skips pattern rules for phony targets; no such file exists.)
-image-%: build/%/CMakeCache.txt | deps
+image-%: build/%/CMakeCache.txt $(user_tree) | deps
 	@if $(call toolchain_gone,build/$*); then cmake --preset $* --fresh >/dev/null; fi
 	+cmake --build build/$*
 
 # The debug build of a preset (BUILD=debug): same preset, one cache variable, its own directory.
-# (These patterns win over the ones above: make picks the rule with the shorter stem.)
+# (These patterns, and the ubsan ones below, win over the ones above: make picks the rule with
+# the shorter stem.)
 .PRECIOUS: build/debug/%/CMakeCache.txt
 build/debug/%/CMakeCache.txt: CMakePresets.json | deps
 	cmake --preset $* -B build/debug/$* -DRNDBITS_DEBUG=ON >/dev/null
 
-image-debug-%: build/debug/%/CMakeCache.txt | deps
+image-debug-%: build/debug/%/CMakeCache.txt $(user_tree) | deps
 	+cmake --build build/debug/$*
+
+# The UBSan build of a preset (make ubsan, mk/quality.mk): the same, with RNDBITS_UBSAN=ON.
+.PRECIOUS: build/ubsan/%/CMakeCache.txt
+build/ubsan/%/CMakeCache.txt: CMakePresets.json | deps
+	@echo cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON
+	@cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON \
+	  $$(if $(call toolchain_gone,build/ubsan/$*); then echo --fresh; fi) >/dev/null
+
+image-ubsan-%: build/ubsan/%/CMakeCache.txt $(user_tree) | deps
+	@if $(call toolchain_gone,build/ubsan/$*); then \
+	  cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON --fresh >/dev/null; fi
+	+cmake --build build/ubsan/$*
 
 images: $(addprefix image-,$(PRESETS))
 
@@ -155,7 +179,7 @@ build: deps
 # every test (those of a preset without an image fail and say so), then fail if anything did.
 test: deps deps-lint deps-debug
 	@build=0; $(MAKE) --no-print-directory -k -j$(NPROC) images image-host progs \
-	   $(addprefix image-debug-,$(GDB_PRESETS)) || build=$$?; \
+	   $(addprefix image-debug-,$(GDB_PRESETS)) $(addprefix image-ubsan-,$(UBSAN_PRESETS)) || build=$$?; \
 	 rc=0; $(CTEST) $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits); \
 	 [ $$rc = 0 ] && [ $$build = 0 ] || { \
 	   [ $$build = 0 ] || echo "make test: some images did not build (see above)" >&2; exit 1; }

@@ -58,21 +58,13 @@ fuzz-sys: images
 
 # make ubsan: arm64-4k-va48 and x86_64 kernels built with RNDBITS_UBSAN=ON (undefined behaviour
 # traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then every
-# serial transcript of those presets played on them.
+# serial transcript of those presets played on them: the CTest tests ubsan/<preset>/<name> (label
+# ubsan; tests/serial_tests.cmake reads this list), in parallel, logs in build/ubsan/logs/.
+# `make test` builds these kernels with the others and runs the same tests.
 UBSAN_PRESETS := arm64-4k-va48 x86_64
 
 .PHONY: ubsan
 ubsan: deps
-	@fail=0; for p in $(UBSAN_PRESETS); do \
-	   if $(call toolchain_gone,build/ubsan/$$p); then rm -rf build/ubsan/$$p/CMakeCache.txt build/ubsan/$$p/CMakeFiles; fi; \
-	   { [ -f build/ubsan/$$p/CMakeCache.txt ] || cmake --preset $$p -B build/ubsan/$$p -DRNDBITS_UBSAN=ON >/dev/null; } && \
-	   cmake --build build/ubsan/$$p -j$(NPROC) >build/ubsan/$$p.build.log 2>&1 || { \
-	     echo "ubsan: $$p does not build (build/ubsan/$$p.build.log)"; fail=1; continue; }; \
-	   mkdir -p build/ubsan/logs; \
-	   for t in $$($(RQ) tests | awk -v p=$$p '$$1 == p { print $$3 }'); do \
-	     n=$$(basename $$t .txt); \
-	     if $(RQ) --build-root build/ubsan test $$p $$t --log build/ubsan/logs/$$p-$$n.log \
-	          >build/ubsan/logs/$$p-$$n.out 2>&1; then echo "ubsan: PASS $$p $$n"; \
-	     else echo "ubsan: FAIL $$p $$n (build/ubsan/logs/$$p-$$n.log)"; fail=1; fi; \
-	   done; \
-	 done; exit $$fail
+	@$(MAKE) --no-print-directory -j$(NPROC) $(addprefix image-ubsan-,$(UBSAN_PRESETS)) \
+	  build/host/CMakeCache.txt progs
+	@rc=0; $(CTEST) -L '^ubsan$$' $(CTEST_JUNIT) || rc=$$?; $(call junit_write,rndbits.ubsan); exit $$rc

@@ -1,6 +1,7 @@
 # Run by CTest each time it reads the test list (tests/CMakeLists.txt sets it as a
 # TEST_INCLUDE_FILES entry with the paths filled in): one test per (preset, transcript) pair, as
-# `qemu/rndbits-qemu tests --cmake` lists them now. Lines: preset|name|path|seconds|labels
+# `qemu/rndbits-qemu tests --cmake` lists them now (and, for RNDBITS_UBSAN_PRESETS, each again on
+# the UBSan kernel). Lines: preset|name|path|seconds|labels
 # (labels comma-separated); preset `-` is a transcript that does not parse.
 execute_process(COMMAND ${RNDBITS_PYTHON} ${RNDBITS_QEMU_TOOL} tests --cmake
                 WORKING_DIRECTORY ${RNDBITS_SOURCE_DIR}
@@ -33,4 +34,14 @@ foreach(pair IN LISTS pairs)
   # `timeout:`) is a backstop.
   set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT ${seconds}
                        WORKING_DIRECTORY ${RNDBITS_SOURCE_DIR})
+  # The same transcript on the preset's UBSan kernel (build/ubsan/<preset>/), labelled `ubsan`
+  # only: `make ubsan` and CI's ubsan job run them, a preset's job does not.
+  list(FIND RNDBITS_UBSAN_PRESETS "${preset}" ubsan)   # (no IN_LIST: CTest reads this file without policies)
+  if(ubsan GREATER -1)
+    set(test ubsan/${preset}/${name})
+    add_test(${test} ${RNDBITS_PYTHON} ${RNDBITS_QEMU_TOOL} --build-root ${RNDBITS_SOURCE_DIR}/build/ubsan
+             test ${preset} ${path} --log ${RNDBITS_SOURCE_DIR}/build/ubsan/logs/${preset}-${name}.log)
+    set_tests_properties(${test} PROPERTIES LABELS "ubsan" TIMEOUT ${seconds}
+                         WORKING_DIRECTORY ${RNDBITS_SOURCE_DIR})
+  endif()
 endforeach()

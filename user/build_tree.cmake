@@ -12,9 +12,12 @@ if(NOT locked EQUAL 0)
 endif()
 
 # The make that runs this script holds no job slot for a nested make: without this, the nested
-# make warns that the jobserver is unavailable (and runs one job at a time either way).
-set(ENV{MAKEFLAGS} "")
-set(ENV{MFLAGS} "")
+# make warns that the jobserver is unavailable (and runs one job at a time either way). The
+# Makefile's user-<tree> targets (-DJOBSERVER=ON) do pass their job slots on.
+if(NOT JOBSERVER)
+  set(ENV{MAKEFLAGS} "")
+  set(ENV{MFLAGS} "")
+endif()
 
 if(NOT EXISTS ${BINARY}/CMakeCache.txt)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY}

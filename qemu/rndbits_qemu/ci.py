@@ -19,7 +19,7 @@ def header_presets(path, presets):
                 m = re.match(r"^presets:\s*(.*?)\s*$", line)
                 if m:
                     words = m.group(1).replace(",", " ").split()
-                    chosen = [p for p in presets if T.preset_matches(words, p)]
+                    chosen = [p for p in presets if T.preset_matches(words, p, path)]
                     return chosen or list(presets)
     except OSError:
         pass

@@ -121,9 +121,11 @@ def _inherited(preset, field):
     return out
 
 
-def _cmake_cache_variables(preset):
+def cache_variables(preset):
     """The preset's cacheVariables, inherited ones included (child wins)."""
     return _inherited(preset, lambda p: p.get("cacheVariables", {}))
+
+
 
 
 def _load(preset):
@@ -258,7 +260,7 @@ class Machine:
 
     def variables(self):
         """Names a transcript may use as ${name}: the preset's facts as the kernel reports them."""
-        cache = _cmake_cache_variables(self.preset)
+        cache = cache_variables(self.preset)
         v = {"preset": self.preset, "machine": self.desc["machine"], "cpu": self.desc["cpu"],
              "memory": self.desc["memory"], "isa": cache.get("RNDBITS_ISA", ""),
              "bits": cache.get("RNDBITS_BITS", "")}

@@ -61,6 +61,8 @@ class Console:
         self.sel.register(self.proc.stdout, selectors.EVENT_READ)
         self.pending = ""       # received and not yet consumed (latin-1: one char per byte)
         self.eof = False
+        if log_path and os.path.dirname(log_path):
+            os.makedirs(os.path.dirname(log_path), exist_ok=True)
         self.log = open(log_path, "wb") if log_path else None     # what the console showed
 
     def send(self, data):

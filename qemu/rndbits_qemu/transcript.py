@@ -7,6 +7,7 @@ the kernel answers.
 """
 
 import fnmatch
+import os
 import re
 
 from . import ktap
@@ -71,22 +72,54 @@ class Transcript:
         self.progs_lineno = 1
 
     def applies_to(self, preset):
-        return preset_matches(self.presets, preset)
+        return preset_matches(self.presets, preset, self.path)
 
     def bound(self, step_timeout=None):
         """Seconds the whole transcript may take: every step at its deadline, plus QEMU's start."""
         return int((step_timeout or self.timeout) * (len(self.steps) + 1)) + 30
 
 
-def preset_matches(patterns, preset):
-    """`all`, names and globs select; a leading `!` excludes; later words win."""
-    selected = False
+def preset_matches(patterns, preset, path=None):
+    """`all`, names and globs select; a leading `!` excludes; later words win. A split variant
+    (SPLIT_LIST) is selected by `all` or a glob only for the transcripts of tests/serial listed
+    there; by its own name always."""
+    selected = by_name = False
     for p in patterns:
         neg = p.startswith("!")
         pat = p[1:] if neg else p
         if pat == "all" or fnmatch.fnmatchcase(preset, pat):
-            selected = not neg
+            selected, by_name = not neg, pat == preset
+    if selected and not by_name and path is not None and \
+            os.path.dirname(os.path.abspath(path)) == SERIAL_DIR:
+        variants, names = split_dependent()
+        if preset in variants:
+            return os.path.splitext(os.path.basename(path))[0] in names
     return selected
+
+
+# The transcripts that run on arm-vmsplit-2g and -1g too (the file says which variants and why;
+# tests/serial/README.md, "The split presets").
+SERIAL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                          "tests", "serial")
+SPLIT_LIST = os.path.join(SERIAL_DIR, "split-dependent.list")
+_split = None
+
+
+def split_dependent():
+    """(the variant presets, the transcript names that run on them) from SPLIT_LIST: a line
+    `variants: NAME...`, then one transcript name a line; `#` starts a comment."""
+    global _split
+    if _split is None:
+        variants, names = set(), set()
+        with open(SPLIT_LIST, encoding="utf-8") as f:
+            for line in f:
+                words = line.split("#", 1)[0].split()
+                if words[:1] == ["variants:"]:
+                    variants.update(words[1:])
+                else:
+                    names.update(words)
+        _split = (variants, names)
+    return _split
 
 
 def parse_keys(text, path="<keys>", lineno=0, enter=True):

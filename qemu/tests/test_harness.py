@@ -129,6 +129,30 @@ class Header(unittest.TestCase):
         self.assertFalse(t.applies_to("x86_64"))
         self.assertFalse(t.applies_to("arm64-64k-va42"))
 
+    def test_split_variants_take_only_the_listed_transcripts(self):
+        """arm-vmsplit-2g/-1g: `all` and globs select only tests/serial/split-dependent.list's
+        transcripts there; the variant's own name always selects; other presets are unaffected."""
+        variants, names = T.split_dependent()
+        self.assertEqual(variants, {"arm-vmsplit-2g", "arm-vmsplit-1g"})
+        for name in names:
+            self.assertTrue(os.path.exists(os.path.join(T.SERIAL_DIR, name + ".txt")), name)
+        listed = os.path.join(T.SERIAL_DIR, "boot.txt")
+        unlisted = os.path.join(T.SERIAL_DIR, "console.txt")
+        self.assertIn("boot", names)
+        self.assertNotIn("console", names)
+        for header in ("presets: all", "presets: arm-*", "presets: all !x86"):
+            text = header + "\nrndbits# x\n"
+            self.assertTrue(T.parse(listed, text).applies_to("arm-vmsplit-1g"), header)
+            self.assertFalse(T.parse(unlisted, text).applies_to("arm-vmsplit-1g"), header)
+            self.assertFalse(T.parse(unlisted, text).applies_to("arm-vmsplit-2g"), header)
+            self.assertTrue(T.parse(unlisted, text).applies_to("arm-vmsplit-3g"), header)
+        self.assertTrue(T.parse(unlisted, "presets: arm-vmsplit-1g\nrndbits# x\n")
+                        .applies_to("arm-vmsplit-1g"))
+        self.assertFalse(T.parse(listed, "presets: all !arm-vmsplit-1g\nrndbits# x\n")
+                         .applies_to("arm-vmsplit-1g"))
+        # Outside tests/serial (a reader's own transcript) the header alone decides.
+        self.assertTrue(T.parse("<t>", "presets: all\nrndbits# x\n").applies_to("arm-vmsplit-1g"))
+
     def test_memory(self):
         t = T.parse("<t>", "presets: all\nmemory: 3M\nrndbits# x\n")
         self.assertEqual(t.memory, "3M")
