@@ -61,10 +61,10 @@ rndbits_host_test(exec_stack SOURCES test_exec_stack.c UNDER_TEST ${RNDBITS_ROOT
 # sigpage_addr with a scripted draw.
 rndbits_host_test(vdso SOURCES test_vdso.c UNDER_TEST ${RNDBITS_ROOT}/kernel/vdso_place.c)
 
-# lib/units.c (aslr's sizes and durations) and lib/vafields.c over each preset's page-table
-# geometry (its real pte.c): issue 18 items 2 and 6.
+# lib/units.c (aslr's sizes and durations) and lib/vafields.c over each page-table format's
+# geometry (its real pte.c; once per format, HOST_FORMAT_PRESETS): issue 18 items 2 and 6.
 rndbits_host_test(units SOURCES test_units.c UNDER_TEST ${RNDBITS_ROOT}/lib/units.c)
-foreach(preset ${HOST_PRESET_NAMES})
+foreach(preset ${HOST_FORMAT_PRESETS})
   set(isa ${HOST_PRESET_ISA_${preset}})
   if(isa STREQUAL "x86")
     set(pte ${RNDBITS_ROOT}/arch/x86/${HOST_PRESET_BITS_${preset}}/pte.c)
