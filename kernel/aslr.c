@@ -167,13 +167,15 @@ static int aslr_info(void)
 	printk("page size                  %lu (PAGE_SHIFT %u)\n", (unsigned long)PAGE_SIZE,
 	       (unsigned)PAGE_SHIFT);
 	printk("TASK_SIZE                  %#llx\n", (unsigned long long)TASK_SIZE);
-#ifdef CONFIG_COMPAT
-	printk("TASK_SIZE (compat)         %#llx\n", (unsigned long long)TASK_SIZE_COMPAT);
-#endif
+	if (CONFIG_COMPAT_ENABLED) {
+		struct task_geometry compat;
+
+		task_geometry(true, &compat);
+		printk("TASK_SIZE (compat)         %#llx\n", (unsigned long long)compat.task_size);
+	}
 	show_knob("vm.mmap_rnd_bits", false);
-#ifdef CONFIG_COMPAT
-	show_knob("vm.mmap_rnd_compat_bits", true);
-#endif
+	if (CONFIG_COMPAT_ENABLED)
+		show_knob("vm.mmap_rnd_compat_bits", true);
 	printk("kernel.randomize_va_space  %d\n", randomize_va_space);
 	printk("vm.legacy_va_layout        %d\n", legacy_va_layout);
 	printk("rng                        %s\n", random_source());
@@ -182,12 +184,12 @@ static int aslr_info(void)
 	if (readable(sysctl_find("vm.mmap_rnd_bits")))
 		printk(" bits=%d", mmap_rnd_bits);
 	printk(" min=%d max=%d", CONFIG_ARCH_MMAP_RND_BITS_MIN, CONFIG_ARCH_MMAP_RND_BITS_MAX);
-#ifdef CONFIG_COMPAT
-	if (readable(sysctl_find("vm.mmap_rnd_compat_bits")))
-		printk(" compat_bits=%d", mmap_rnd_compat_bits);
-	printk(" compat_min=%d compat_max=%d", CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN,
-	       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
-#endif
+	if (CONFIG_COMPAT_ENABLED) {
+		if (readable(sysctl_find("vm.mmap_rnd_compat_bits")))
+			printk(" compat_bits=%u", mmap_rnd_bits_for(true));
+		printk(" compat_min=%d compat_max=%d", CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN,
+		       CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
+	}
 	printk(" rng=%s\n", random_source());
 	show_fields(false);
 	if (aslr_has_compat())
@@ -212,11 +214,7 @@ void aslr_bits_range_error(const char *opt, int value, bool compat)
 
 bool aslr_has_compat(void)
 {
-#ifdef CONFIG_COMPAT
-	return true;
-#else
-	return false;
-#endif
+	return CONFIG_COMPAT_ENABLED;
 }
 
 uint64_t brk_rnd_range(bool compat)

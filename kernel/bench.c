@@ -44,10 +44,10 @@ static int parse_opts(int argc, char **argv, unsigned max, struct bench_opts *o)
 	o->n = (unsigned)n;
 	for (int i = 3; i < argc; i++) {
 		if (strcmp(argv[i], "-32") == 0) {
-#ifndef CONFIG_COMPAT
-			printk("bench: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
-			return -1;
-#endif
+			if (!CONFIG_COMPAT_ENABLED) {
+				printk("bench: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
+				return -1;
+			}
 			o->compat = true;
 		} else if (argv[i][0] != '-' && i == argc - 1) {
 			o->prog = argv[i];

@@ -153,9 +153,9 @@ static void check_ranges(bool compat, int min, int max)
 static void test_ranges(void)
 {
 	check_ranges(false, CONFIG_ARCH_MMAP_RND_BITS_MIN, CONFIG_ARCH_MMAP_RND_BITS_MAX);
-#ifdef CONFIG_COMPAT
-	check_ranges(true, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
-#endif
+	if (CONFIG_COMPAT_ENABLED)
+		check_ranges(true, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN,
+			     CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX);
 }
 
 static const struct selftest_case layout_cases[] = {

@@ -50,10 +50,10 @@ static int cmd_soak(int argc, char **argv)
 	uint64_t n;
 
 	if (i < argc && strcmp(argv[i], "-32") == 0) {
-#ifndef CONFIG_COMPAT
-		printk("soak: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
-		return 2;
-#endif
+		if (!CONFIG_COMPAT_ENABLED) {
+			printk("soak: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
+			return 2;
+		}
 		flags |= RUN_COMPAT;
 		i++;
 	}
