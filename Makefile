@@ -114,6 +114,7 @@ user-%: | deps
 	+@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$* $(userdefs.$*) -DJOBSERVER=ON \
 	  -P user/build_tree.cmake
 user_tree = $$(addprefix user-,$$(user.$$*))
+.SECONDARY: $(addprefix user-,$(USER_TREES))
 
 # (image-<preset> is not .PHONY: make skips pattern rules for phony targets; no such file exists.)
 image-%: build/%/CMakeCache.txt $(user_tree) | deps
