@@ -80,9 +80,9 @@ class Transcript:
 
 
 def preset_matches(patterns, preset, path=None):
-    """`all`, names and globs select; a leading `!` excludes; later words win. A split variant
-    (SPLIT_LIST) is selected by `all` or a glob only for the transcripts of tests/serial listed
-    there; by its own name always."""
+    """`all`, names and globs select; a leading `!` excludes; later words win. A reduced variant
+    (one named by a VARIANT_LISTS file) is selected by `all` or a glob only for the transcripts
+    of tests/serial listed in its file; by its own name always."""
     selected = by_name = False
     for p in patterns:
         neg = p.startswith("!")
@@ -91,35 +91,52 @@ def preset_matches(patterns, preset, path=None):
             selected, by_name = not neg, pat == preset
     if selected and not by_name and path is not None and \
             os.path.dirname(os.path.abspath(path)) == SERIAL_DIR:
-        variants, names = split_dependent()
-        if preset in variants:
-            return os.path.splitext(os.path.basename(path))[0] in names
+        listed = variant_list(preset)
+        if listed is not None:
+            return os.path.splitext(os.path.basename(path))[0] in listed[1]
     return selected
 
 
-# The transcripts that run on arm-vmsplit-2g and -1g too (the file says which variants and why;
-# tests/serial/README.md, "The split presets").
+# The transcripts that run on the reduced variants too: arm-vmsplit-2g/-1g (split-dependent.list)
+# and the arm64 granule/VA_BITS variants (arm64-variant-dependent.list). Each file says which
+# variants and why; tests/serial/README.md, "The split presets and the arm64 variants". A
+# transcript not listed runs on the full presets only.
 SERIAL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                           "tests", "serial")
-SPLIT_LIST = os.path.join(SERIAL_DIR, "split-dependent.list")
-_split = None
+VARIANT_LISTS = [os.path.join(SERIAL_DIR, f)
+                 for f in ("split-dependent.list", "arm64-variant-dependent.list")]
+SPLIT_LIST = VARIANT_LISTS[0]
+_lists = {}
 
 
-def split_dependent():
-    """(the variant presets, the transcript names that run on them) from SPLIT_LIST: a line
+def read_variant_list(path):
+    """(the variant presets, the transcript names that run on them) from one list file: a line
     `variants: NAME...`, then one transcript name a line; `#` starts a comment."""
-    global _split
-    if _split is None:
+    if path not in _lists:
         variants, names = set(), set()
-        with open(SPLIT_LIST, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             for line in f:
                 words = line.split("#", 1)[0].split()
                 if words[:1] == ["variants:"]:
                     variants.update(words[1:])
                 else:
                     names.update(words)
-        _split = (variants, names)
-    return _split
+        _lists[path] = (variants, names)
+    return _lists[path]
+
+
+def variant_list(preset):
+    """(list file, names) for a reduced variant preset; None for a full preset."""
+    for path in VARIANT_LISTS:
+        variants, names = read_variant_list(path)
+        if preset in variants:
+            return path, names
+    return None
+
+
+def split_dependent():
+    """split-dependent.list's (variants, names)."""
+    return read_variant_list(SPLIT_LIST)
 
 
 def parse_keys(text, path="<keys>", lineno=0, enter=True):

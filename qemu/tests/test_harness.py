@@ -153,6 +153,40 @@ class Header(unittest.TestCase):
         # Outside tests/serial (a reader's own transcript) the header alone decides.
         self.assertTrue(T.parse("<t>", "presets: all\nrndbits# x\n").applies_to("arm-vmsplit-1g"))
 
+    def test_arm64_variants_take_only_the_listed_transcripts(self):
+        """arm64-4k-va39, -16k-va36, -16k-va48, -64k-va42: `all` and globs select only
+        tests/serial/arm64-variant-dependent.list's transcripts; the reference arm64-4k-va48 and
+        the full arm64-16k-va47 and arm64-64k-va48 take every transcript, so a transcript in
+        neither list (a new one) runs on the full presets only."""
+        path, names = T.variant_list("arm64-16k-va36")
+        self.assertEqual(os.path.basename(path), "arm64-variant-dependent.list")
+        self.assertEqual(T.read_variant_list(path)[0],
+                         {"arm64-4k-va39", "arm64-16k-va36", "arm64-16k-va48", "arm64-64k-va42"})
+        for name in names:
+            self.assertTrue(os.path.exists(os.path.join(T.SERIAL_DIR, name + ".txt")), name)
+        for full in ("arm64-4k-va48", "arm64-16k-va47", "arm64-64k-va48", "arm-vmsplit-3g", "x86"):
+            self.assertIsNone(T.variant_list(full), full)
+        listed = os.path.join(T.SERIAL_DIR, "pt-walk.txt")
+        unlisted = os.path.join(T.SERIAL_DIR, "console.txt")
+        new = os.path.join(T.SERIAL_DIR, "a-transcript-added-later.txt")
+        self.assertIn("pt-walk", names)
+        self.assertNotIn("console", names)
+        for header in ("presets: all", "presets: arm64-*", "presets: arm64-16k-* arm64-64k-*"):
+            text = header + "\nrndbits# x\n"
+            for reduced in ("arm64-16k-va36", "arm64-64k-va42"):
+                self.assertTrue(T.parse(listed, text).applies_to(reduced), header)
+                self.assertFalse(T.parse(unlisted, text).applies_to(reduced), header)
+                self.assertFalse(T.parse(new, text).applies_to(reduced), header)
+            for full in ("arm64-16k-va47", "arm64-64k-va48"):
+                self.assertTrue(T.parse(unlisted, text).applies_to(full), header)
+                self.assertTrue(T.parse(new, text).applies_to(full), header)
+        self.assertTrue(T.parse(unlisted, "presets: all\nrndbits# x\n").applies_to("arm64-4k-va48"))
+        self.assertTrue(T.parse(unlisted, "presets: arm64-4k-va39\nrndbits# x\n")
+                        .applies_to("arm64-4k-va39"))
+        # The split list does not reach the arm64 variants, nor this one the split variants.
+        self.assertFalse(T.parse(os.path.join(T.SERIAL_DIR, "sysctl-compat.txt"),
+                                 "presets: all\nrndbits# x\n").applies_to("arm-vmsplit-2g"))
+
     def test_memory(self):
         t = T.parse("<t>", "presets: all\nmemory: 3M\nrndbits# x\n")
         self.assertEqual(t.memory, "3M")
