@@ -15,6 +15,7 @@
 #include <mm/mm.h>
 #include <mm/pgtable.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
 #include <kernel/sched.h>
 #include <kernel/syscall.h>
 #include <kernel/shell.h>
@@ -152,19 +153,6 @@ void user_console_input(void)
 	if (console_interrupt_pending()) {
 		printk("^C\n");
 		arch_user_exit(128 + SIGINT);
-	}
-}
-
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGILL: return "SIGILL";
-	case SIGTRAP: return "SIGTRAP";
-	case SIGBUS: return "SIGBUS";
-	case SIGKILL: return "SIGKILL";
-	case SIGSEGV: return "SIGSEGV";
-	default: return "signal";
 	}
 }
 

@@ -14,10 +14,11 @@
 #include <mm/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/random.h>
+#include <kernel/signal.h>
+#include <arch/signal.h>
 #include <kernel/syscall.h>
 #include <kernel/utsname.h>
 
-#define SIGKILL 9
 #define NSIG 64
 
 long sys_exit(const struct syscall_args *a)
@@ -288,19 +289,17 @@ long sys_sysinfo(const struct syscall_args *a)
 	return copy_to_user(&a->p->mm, a->a[0], &si, sizeof(si)) ? -EFAULT : 0;
 }
 
-/* kill of oneself (pid, 0 or -1 reach only us): the default action of a fatal signal, 0 for
- * signal 0; anything else is -ESRCH. Handlers are recorded, never run: the default action. */
-static long signal_self(struct process *p, unsigned sig)
+/* kill of oneself (pid, 0 or -1 reach only us): signal 0 checks, any other is sent with the
+ * sender's siginfo (kernel/signal.c); anything else is -ESRCH. */
+static long signal_self(struct process *p, unsigned sig, int code)
 {
 	if (sig == 0)
 		return 0;
 	if (sig > NSIG)
 		return -EINVAL;
-	if (p->sys.act[sig - 1].handler == 1) /* SIG_IGN */
-		return 0;
-	if (sig == 17 || sig == 18 || sig == 23 || sig == 28) /* CHLD CONT URG WINCH: ignore */
-		return 0;
-	arch_user_exit(128 + sig);
+	struct signal_info info = { .signo = (int)sig, .code = code, .pid = p->pid, .uid = p->uid };
+	signal_send_info(p, &info);
+	return 0;
 }
 
 long sys_kill(const struct syscall_args *a)
@@ -309,7 +308,7 @@ long sys_kill(const struct syscall_args *a)
 
 	if (pid != a->p->pid && pid != 0 && pid != -1)
 		return -ESRCH;
-	return signal_self(a->p, (unsigned)a->a[1]);
+	return signal_self(a->p, (unsigned)a->a[1], SI_USER);
 }
 
 long sys_tgkill(const struct syscall_args *a)
@@ -320,7 +319,19 @@ long sys_tgkill(const struct syscall_args *a)
 		return -EINVAL;
 	if (tgid != a->p->pid || tid != a->p->pid)
 		return -ESRCH;
-	return signal_self(a->p, (unsigned)a->a[2]);
+	return signal_self(a->p, (unsigned)a->a[2], SI_TKILL);
+}
+
+/* tkill: musl's raise. */
+long sys_tkill(const struct syscall_args *a)
+{
+	int tid = (int)(uint32_t)a->a[0];
+
+	if (tid <= 0)
+		return -EINVAL;
+	if (tid != a->p->pid)
+		return -ESRCH;
+	return signal_self(a->p, (unsigned)a->a[1], SI_TKILL);
 }
 
 long sys_sched_yield(const struct syscall_args *a)
