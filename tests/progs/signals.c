@@ -1,9 +1,13 @@
 /* Signals delivered to handlers, as on Linux (issue 17): a process signalling itself. Each
- * check prints one line, the same on every ABI and C library; "FAIL" marks a difference from
- * Linux's behaviour. With an argument it ends by a signal instead: `term` (raise SIGTERM, not
- * caught: status 143), `abort` (abort(): SIGABRT, 134), `segv` (a write to a read-only page with
- * no handler: 139), `kill` (SIGKILL: 137), `ignored` (SIGCHLD, SIGURG, SIGWINCH, SIGCONT by
- * default, SIGUSR1 when SIG_IGN: exits 0). */
+ * check prints one line, the same on every ABI and C library (but the trampoline line on
+ * x86_64); "FAIL" marks a difference from Linux's behaviour. With an argument it does one
+ * thing: `term` (raise SIGTERM, not caught: status 143), `abort` (abort(): SIGABRT, 134),
+ * `segv` (a write to a read-only page with no handler: 139), `kill` (SIGKILL: 137), `ignored`
+ * (SIGCHLD, SIGURG, SIGWINCH, SIGCONT by default, SIGUSR1 when SIG_IGN: exits 0),
+ * `norestorer` (a handler without SA_RESTORER: returns, but on x86_64 SIGSEGV, 139), `fpe`
+ * (7 / 0 with a SIGFPE handler: x86 traps, si_code FPE_INTDIV 1; 32-bit ARM has no divide
+ * instruction for armv7-a and libgcc raise()s SIGFPE, SI_TKILL; arm64 does not trap) and
+ * `fpe-uncaught` (x86: 136). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -332,6 +336,65 @@ static void test_fp(void)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/* The kernel's own return trampoline: a handler installed without SA_RESTORER (the raw
+ * system call: libc would add its restorer) returns through the vDSO (arm64, i386) or the
+ * [sigpage] (ARM, AArch32). x86_64 has none: SA_RESTORER is required (`signals norestorer`). */
+struct ksigaction {
+	unsigned long handler, flags, restorer;
+	unsigned mask[2];
+};
+
+static void install_raw(int sig, void (*fn)(int), unsigned long flags)
+{
+	struct ksigaction ka = { (unsigned long)fn, flags, 0, { 0, 0 } };
+
+	syscall(SYS_rt_sigaction, sig, &ka, NULL, 8);
+}
+
+static void test_kernel_restorer(void)
+{
+#if defined(__x86_64__)
+	check(1, "x86_64: no kernel trampoline (SA_RESTORER required, `signals norestorer`)");
+#else
+	int runs = 0;
+
+	install_raw(SIGUSR2, plain_handler, 0);
+	got_sig = 0;
+	raise(SIGUSR2);
+	runs += got_sig == SIGUSR2;
+	install_raw(SIGUSR2, plain_handler, SA_SIGINFO);
+	got_sig = 0;
+	raise(SIGUSR2);
+	runs += got_sig == SIGUSR2;
+	signal(SIGUSR2, SIG_DFL);
+	check(runs == 2, "without SA_RESTORER both frames return through the kernel's trampoline");
+#endif
+}
+
+static sigjmp_buf fpe_jump;
+
+static void fpe_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	printf("SIGFPE: si_signo %d, si_code %d\n", si->si_signo, si->si_code);
+	siglongjmp(fpe_jump, sig);
+}
+
+static int divide(int a, int b)
+{
+	return a / b;
+}
+
+static int (*volatile divide_fn)(int, int) = divide;
+
+static int divide_caught(void)
+{
+	install(SIGFPE, fpe_handler, 0, 0);
+	if (sigsetjmp(fpe_jump, 1) == 0)
+		printf("no trap: 7 / 0 = %d\n", divide_fn(7, 0));
+	return 0;
+}
+
 static void test_ignored_defaults(void)
 {
 	raise(SIGCHLD);
@@ -359,6 +422,15 @@ int main(int argc, char **argv)
 			volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 						-1, 0);
 			p[0] = 1;
+		} else if (strcmp(how, "norestorer") == 0) {
+			install_raw(SIGUSR2, plain_handler, SA_SIGINFO);
+			raise(SIGUSR2);
+			printf("signals: a handler without SA_RESTORER ran and returned\n");
+			return 0;
+		} else if (strcmp(how, "fpe") == 0) {
+			return divide_caught();
+		} else if (strcmp(how, "fpe-uncaught") == 0) {
+			printf("no trap: 7 / 0 = %d\n", divide_fn(7, 0));
 		} else if (strcmp(how, "ignored") == 0) {
 			test_ignored_defaults();
 			return 0;
@@ -375,6 +447,7 @@ int main(int argc, char **argv)
 	test_altstack();
 	test_altstack_where();
 	test_fp();
+	test_kernel_restorer();
 	test_ignored_defaults();
 	printf("signals: %s\n", failures ? "FAILED" : "all passed");
 	return failures ? 1 : 0;
