@@ -122,17 +122,34 @@ static void unread_byte(int c)
 	typeahead_len++;
 }
 
+/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
+static bool interrupt_received;
+
+/* How the shell waits for a key: the scheduler's sched_idle once processes exist (other tasks
+ * run meanwhile, background jobs), else the CPU sleeps until an interrupt. A hook, as the
+ * console is below the process layer. */
+static void (*idle_wait)(void) = arch_idle;
+
+void console_set_idle(void (*idle)(void))
+{
+	idle_wait = idle;
+}
+
+/* The receive interrupt's handler may have taken bytes into typeahead, and a Ctrl-C into
+ * interrupt_received: that one is the line reader's when no job is in front. */
 static int wait_byte(void)
 {
 	int c;
 
-	while ((c = next_byte()) < 0)
-		arch_idle();
+	while ((c = next_byte()) < 0) {
+		if (interrupt_received) {
+			interrupt_received = false;
+			return CTRL('C');
+		}
+		idle_wait();
+	}
 	return c;
 }
-
-/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
-static bool interrupt_received;
 
 void console_receive(void)
 {
