@@ -55,9 +55,11 @@ const char *signal_name(int sig)
 		[30] = "SIGPWR", [SIGSYS] = "SIGSYS",
 	};
 
-	if (sig > 0 && (unsigned)sig < ARRAY_SIZE(names) && names[sig])
-		return names[sig];
-	return "signal";
+	unsigned i = (unsigned)sig; /* a negative one wraps far past the table */
+
+	if (i >= ARRAY_SIZE(names) || !names[i])
+		return "signal";
+	return names[i];
 }
 
 /* Until the scheduler (kernel/sched.c) lands, nothing sleeps: the one process is running. */
