@@ -4,6 +4,7 @@
  * SA_NODEFER, SA_RESETHAND, SA_ONSTACK, and what happens when a frame cannot be written.
  * docs/signals.md describes the behaviour and its limits. */
 #include <arch/signal.h>
+#include <arch/trap.h>
 #include <kernel/kernel.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
@@ -54,9 +55,11 @@ const char *signal_name(int sig)
 		[30] = "SIGPWR", [SIGSYS] = "SIGSYS",
 	};
 
-	if (sig > 0 && (unsigned)sig < ARRAY_SIZE(names) && names[sig])
-		return names[sig];
-	return "signal";
+	unsigned i = (unsigned)sig; /* a negative one wraps far past the table */
+
+	if (i >= ARRAY_SIZE(names) || !names[i])
+		return "signal";
+	return names[i];
 }
 
 /* Until the scheduler (kernel/sched.c) lands, nothing sleeps: the one process is running. */
@@ -70,6 +73,14 @@ __attribute__((weak)) int sched_sleep_interruptible(const void *chan, uint64_t d
 	(void)chan;
 	(void)deadline;
 	return -EINTR;
+}
+
+/* include/arch/task.h's (not included: asm/task.h exists only once the arch's task code has
+ * landed); until then, a call that asked to be restarted ends with -EINTR. */
+void arch_syscall_restart(struct trap_frame *f);
+__attribute__((weak)) void arch_syscall_restart(struct trap_frame *f)
+{
+	arch_syscall_set_return(f, -EINTR);
 }
 
 static bool valid_signal(int sig)
@@ -259,12 +270,57 @@ static void handle_signal(struct process *p, struct trap_frame *f, int sig)
 		s->ss_sp = s->ss_size = 0;
 }
 
+void signal_syscall_returned(struct process *p, long ret)
+{
+	bool restart = ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND;
+
+	/* sigreturn's result is the interrupted code's register, whatever it holds. */
+	if (p->sys.sigreturned)
+		restart = false;
+	p->sys.sigreturned = false;
+	p->sys.restart_ret = restart ? ret : 0;
+}
+
+/* The handler the next delivery will run, or NULL when none will (nothing pending, or only
+ * ignored signals; a fatal default action never returns to the call). */
+static const struct sys_sigaction *next_handler(const struct process *p)
+{
+	uint64_t ready = p->sys.sigpending & ~p->sys.sigmask;
+
+	while (ready) {
+		int sig = next_signal(ready);
+		const struct sys_sigaction *act = &p->sys.act[sig - 1];
+		if (has_handler(p, sig))
+			return act;
+		ready &= ~sigbit(sig);
+	}
+	return NULL;
+}
+
+/* Linux's do_signal prologue: an interrupted call returns -EINTR to a handler that does not
+ * want it restarted, and is rewound otherwise (so the frame saves the rewound registers and the
+ * call runs again after sigreturn). */
+static void syscall_restart(struct process *p, struct trap_frame *f)
+{
+	long ret = p->sys.restart_ret;
+
+	if (!ret)
+		return;
+	p->sys.restart_ret = 0;
+	const struct sys_sigaction *act = next_handler(p);
+	if (!act || ret == -ERESTARTNOINTR || (ret == -ERESTARTSYS && (act->flags & SA_RESTART)))
+		arch_syscall_restart(f);
+	else
+		arch_syscall_set_return(f, -EINTR);
+}
+
 void signal_deliver(struct trap_frame *f)
 {
 	struct process *p = current_process();
 
 	if (!p)
 		return;
+	syscall_restart(p, f);
 	for (;;) {
 		uint64_t ready = p->sys.sigpending & ~p->sys.sigmask;
 		if (!ready)

@@ -148,6 +148,7 @@ static long do_sigreturn(const struct syscall_args *a, bool rt)
 		signal_force_fault(SIGSEGV, SI_KERNEL, 0);
 		return 0;
 	}
+	p->sys.sigreturned = true;
 	p->sys.sigmask = r.mask & ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
 	if (rt && r.ss_valid)
 		(void)signal_altstack_set(p, r.ss_sp, (uint32_t)r.ss_flags, r.ss_size,
@@ -176,7 +177,8 @@ long sys_rt_sigpending(const struct syscall_args *a)
 }
 
 /* Wait with the given mask until a signal is taken; the old mask returns with the handler's
- * frame (kernel/signal.c). Always -EINTR. */
+ * frame (kernel/signal.c). -ERESTARTNOHAND: -EINTR once a handler runs, the wait goes on when
+ * the signal was ignored. */
 long sys_rt_sigsuspend(const struct syscall_args *a)
 {
 	struct process *p = a->p;
@@ -192,5 +194,5 @@ long sys_rt_sigsuspend(const struct syscall_args *a)
 	while (!signal_pending(p))
 		if (sched_sleep_interruptible(&p->sys.sigpending, 0) == -EINTR)
 			break;
-	return -EINTR;
+	return -ERESTARTNOHAND;
 }

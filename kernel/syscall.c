@@ -6,6 +6,7 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
 #include <kernel/syscall.h>
 #include <kernel/trap.h>
 
@@ -84,4 +85,5 @@ void syscall_dispatch(struct trap_info *ti)
 		ret = -ENOSYS;
 	}
 	arch_syscall_set_return(ti->frame, ret);
+	signal_syscall_returned(p, ret);
 }

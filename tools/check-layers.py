@@ -30,6 +30,9 @@ KNOWN_EDGES = {
     ("mm/fault.c", "proc.h"):
         "the OOM kill and a user fault end the current process: a hook the kernel registers "
         "(as arch traps call into it) would take mm's knowledge of processes away",
+    ("mm/fault.c", "signal.h"):
+        "a user fault sends its signal (signal_force_fault_info) and asks whether a handler "
+        "takes it: the same hook as proc.h's would carry the signal",
     ("mm/pt_cmd.c", "proc.h"):
         "`pt walk PID` looks a process up: a shell command, whose place is above mm",
     ("mm/vma.c", "fs.h"):

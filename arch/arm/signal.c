@@ -18,6 +18,7 @@
 #include <asm/trap_frame.h>
 #include <kernel/kernel.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm/mm.h>
@@ -107,6 +108,18 @@ uint64_t arch_signal_user_sp(const struct trap_frame *f, bool compat)
 	return f->sp;
 }
 
+/* thread.trap_no as Linux's ARM handlers set it: 14 for an abort (__do_user_fault), 6 for an
+ * undefined instruction, 1 for a breakpoint. */
+static uint32_t linux_trap_no(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: case SIGBUS: return 14;
+	case SIGILL: return 6;
+	case SIGTRAP: return 1;
+	default: return 0;
+	}
+}
+
 static void fill_sigcontext(struct arm_sigframe *sf, const struct trap_frame *f,
 			    const struct signal_delivery *d)
 {
@@ -118,7 +131,7 @@ static void fill_sigcontext(struct arm_sigframe *sf, const struct trap_frame *f,
 	sc->r[14] = f->lr;
 	sc->r[15] = f->pc;
 	sc->cpsr = f->cpsr;
-	sc->trap_no = d->info.fault ? d->info.trapno : 0;
+	sc->trap_no = d->info.fault ? linux_trap_no(d->info.signo) : 0;
 	sc->error_code = d->info.fault ? (uint32_t)d->info.syndrome : 0;
 	sc->fault_address = d->info.fault ? (uint32_t)d->info.addr : 0;
 	sc->oldmask = (uint32_t)d->oldmask;

@@ -45,6 +45,12 @@ struct trap_frame;
 #define TRAP_BRKPT 1
 #define FPE_INTDIV 1
 
+/* Kernel-internal results of an interrupted system call (never seen by user mode): what becomes
+ * of the call depends on the signal that interrupted it (signal_deliver). Linux's values. */
+#define ERESTARTSYS 512           /* restart if the handler has SA_RESTART, else -EINTR */
+#define ERESTARTNOINTR 513        /* always restart */
+#define ERESTARTNOHAND 514        /* restart only if no handler runs, else -EINTR */
+
 struct signal_info; /* include/arch/signal.h */
 
 /* Make sig pending for p (from kill, the console's Ctrl-C, a child's exit, a broken pipe) and
@@ -63,6 +69,11 @@ void signal_force_fault_info(const struct signal_info *info);
 /* Would a fault signal sig reach a handler of the running process? (The arch's report of an
  * unhandled fault is printed only when it would not: Linux's unhandled_signal().) */
 bool signal_handled(int sig);
+
+/* After every system call (kernel/syscall.c): remember an -ERESTART* result for the return to
+ * user mode, where signal_deliver turns it into -EINTR or rewinds the call
+ * (arch_syscall_restart), as Linux's do_signal does. */
+void signal_syscall_returned(struct process *p, long ret);
 
 /* Has the running process a pending signal it does not block? (Interruptible sleeps end.) */
 bool signal_pending(const struct process *p);

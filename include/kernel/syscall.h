@@ -74,6 +74,8 @@ struct sys_state {
 	struct sys_siginfo siginfo[SYS_NSIG];   /* what each pending signal's siginfo says */
 	uint64_t saved_sigmask;                 /* rt_sigsuspend's mask to put back */
 	bool restore_sigmask;                   /* ... once a handler's frame holds it */
+	long restart_ret;                       /* the -ERESTART* the last call returned, or 0 */
+	bool sigreturned;                       /* its result is a restored register: no restart */
 	bool rlimit_set[SYS_RLIMITS];           /* setrlimit: rlim[] holds the value */
 	struct sys_rlimit rlim[SYS_RLIMITS];
 	int pdeath_signal;                      /* prctl(PR_SET_PDEATHSIG) */

@@ -84,3 +84,8 @@ endforeach()
 rndbits_host_test(signal_fmt SOURCES test_signal_fmt.c
                   UNDER_TEST ${RNDBITS_ROOT}/arch/x86/signal_fmt.c ${RNDBITS_ROOT}/arch/arm64/signal_fmt.c
                   INCLUDES ${RNDBITS_ROOT})
+# Signals (kernel/signal.c): delivery rules, default actions, masks, restarts, siginfo, with the
+# arch frame and process_exit stubbed.
+rndbits_host_test(signal SOURCES test_signal.c UNDER_TEST ${RNDBITS_ROOT}/kernel/signal.c
+                  INCLUDES ${RNDBITS_ROOT}/arch/arm64/include
+                  CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)

@@ -7,7 +7,8 @@
  * `norestorer` (a handler without SA_RESTORER: returns, but on x86_64 SIGSEGV, 139), `fpe`
  * (7 / 0 with a SIGFPE handler: x86 traps, si_code FPE_INTDIV 1; 32-bit ARM has no divide
  * instruction for armv7-a and libgcc raise()s SIGFPE, SI_TKILL; arm64 does not trap) and
- * `fpe-uncaught` (x86: 136). */
+ * `fpe-uncaught` (x86: 136), `badframe` (a handler edits its frame to ask for kernel mode or
+ * the kernel's code segment: sigreturn refuses, SIGSEGV, 139). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -395,6 +397,24 @@ static int divide_caught(void)
 	return 0;
 }
 
+/* A handler that makes its frame ask for kernel privilege: sigreturn must refuse it (a bad
+ * frame: SIGSEGV, status 139), never return to user code in a privileged mode. */
+static void privilege_handler(int sig, siginfo_t *si, void *ucp)
+{
+	ucontext_t *uc = ucp;
+
+	(void)sig, (void)si;
+#if defined(__aarch64__)
+	uc->uc_mcontext.pstate = 0x3c5; /* EL1h, D A I F masked */
+#elif defined(__arm__)
+	uc->uc_mcontext.arm_cpsr = 0x1d3; /* SVC mode, I F masked */
+#elif defined(__x86_64__)
+	uc->uc_mcontext.gregs[REG_CSGSFS] = (uc->uc_mcontext.gregs[REG_CSGSFS] & ~0xffffll) | 0x10;
+#elif defined(__i386__)
+	uc->uc_mcontext.gregs[REG_CS] = 0x08; /* the kernel's code segment */
+#endif
+}
+
 static void test_ignored_defaults(void)
 {
 	raise(SIGCHLD);
@@ -431,6 +451,10 @@ int main(int argc, char **argv)
 			return divide_caught();
 		} else if (strcmp(how, "fpe-uncaught") == 0) {
 			printf("no trap: 7 / 0 = %d\n", divide_fn(7, 0));
+		} else if (strcmp(how, "badframe") == 0) {
+			install(SIGUSR1, privilege_handler, 0, 0);
+			raise(SIGUSR1);
+			printf("signals: sigreturn returned to user mode with a privileged frame\n");
 		} else if (strcmp(how, "ignored") == 0) {
 			test_ignored_defaults();
 			return 0;
