@@ -51,6 +51,9 @@ trap_common:
 	pushl %esp			/* x86_trap(struct trap_frame *) */
 	call x86_trap
 	addl $4, %esp
+	/* A new user task's first switch lands here with %esp at its frame (switch.S). */
+	.globl x86_trap_return
+x86_trap_return:
 	popl %gs
 	popl %fs
 	popl %es

@@ -60,6 +60,9 @@ trap_common:
 	cld
 	mov	%rsp, %rdi
 	call	x86_64_trap
+	/* A new user task's first switch lands here with %rsp at its frame (switch.S). */
+	.globl	x86_64_trap_return
+x86_64_trap_return:
 	popq	%r15
 	popq	%r14
 	popq	%r13
