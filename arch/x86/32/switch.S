@@ -29,7 +29,11 @@ x86_kernel_task_entry:
 	call *%ebx
 	call x86_kernel_task_returned
 
-/* A new user task: its trap frame is right above; leave through the trap-return path (iret). */
+/* A new user task: its trap frame is right above. A signal sent before it ever ran acts first
+ * (sched_first_return_to_user), then it leaves through the trap-return path (iret). */
 	.globl x86_user_task_entry
 x86_user_task_entry:
+	pushl %esp
+	call sched_first_return_to_user
+	addl $4, %esp
 	jmp x86_trap_return

@@ -1,11 +1,10 @@
-/* i386 user mode: ring 3 through iret, system calls through `int 0x80` with Linux's i386
+/* i386 user mode: system calls through `int 0x80` with Linux's i386
  * convention (eax = number; ebx, ecx, edx, esi, edi, ebp = arguments; eax = result). */
 #include <arch/trap.h>
 #include <asm/fpu.h>
 #include <asm/processor.h>
 #include <asm/trap_frame.h>
 #include <asm/x86_32.h>
-#include <lib/errno.h>
 
 unsigned long arch_syscall_nr(const struct trap_frame *f)
 {
@@ -43,18 +42,4 @@ void x86_fpu_init(void)
 		write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
 		x86_fpu_fxsr = true;
 	}
-}
-
-/* An i386 kernel has no compat mode: its native tasks are the 32-bit ones. */
-long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
-{
-	if (compat)
-		return -ENOEXEC;
-	x86_fpu_reset();
-	return x86_enter_user(entry, sp);
-}
-
-__noreturn void arch_user_exit(long value)
-{
-	x86_leave_user(value);
 }

@@ -30,7 +30,11 @@ x86_kernel_task_entry:
 	call	*%rbx
 	call	x86_kernel_task_returned
 
-/* A new user task: its trap frame is right above; leave through the trap-return path (iretq). */
+/* A new user task: its trap frame is right above (16-byte aligned). A signal sent before it
+ * ever ran acts first (sched_first_return_to_user), then it leaves through the trap-return path
+ * (iretq). */
 	.globl	x86_user_task_entry
 x86_user_task_entry:
+	mov	%rsp, %rdi
+	call	sched_first_return_to_user
 	jmp	x86_64_trap_return

@@ -23,8 +23,6 @@ _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "TF_SIZE");
 /* entry.S */
 extern const char x86_64_trap_stubs[], x86_64_int80_stub[];
 extern const char x86_64_syscall_entry[], x86_64_syscall_compat_entry[];
-long x86_64_user_enter(uintptr_t entry, uintptr_t sp, uint64_t cs, uint64_t rflags);
-__noreturn void x86_64_user_return(long value);
 void x86_64_trap(struct trap_frame *f);
 /* head.S: the kernel stacks and the guard pages below them. */
 extern char x86_64_boot_stack[], x86_64_boot_stack_top[];
@@ -384,17 +382,4 @@ unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i)
 void arch_syscall_set_return(struct trap_frame *f, long value)
 {
 	f->rax = (uint64_t)value;
-}
-
-long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
-{
-	uint64_t rflags = X86_RFLAGS_IF | 0x2; /* bit 1 always reads as one */
-
-	x86_fpu_reset();
-	return x86_64_user_enter(entry, sp, compat ? USER32_CS : USER_CS, rflags);
-}
-
-__noreturn void arch_user_exit(long value)
-{
-	x86_64_user_return(value);
 }
