@@ -213,7 +213,6 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	p->parent = init_proc;
 	p->pgid = p->pid; /* its own job, as a job-control shell makes it */
 	p->sid = init_proc->sid;
-	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
 	sys_state_init(p);
@@ -247,17 +246,23 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	}
 	if (err) {
 		mm_destroy(&p->mm);
-		fd_table_release(&p->files);
 		res->status = err;
 		proc_free(p);
 		return;
 	}
+	fd_table_init(&p->files); /* the console on 0-2 */
 	p->in_use = true;
 	p->keep = flags & RUN_KEEP;
 	p->record_exit = !(flags & RUN_BACKGROUND);
 	p->state = PROC_RUNNABLE;
-	if (flags & RUN_BACKGROUND)
+	if (flags & RUN_BACKGROUND) {
+		/* The job starts now, up to its first sleep (a few slices at most: a job that
+		 * computes keeps running in the background), so that what the prompt shows next
+		 * does not depend on when the tick came. */
+		for (int slices = 0; slices < 4 && p->state == PROC_RUNNABLE; slices++)
+			schedule();
 		return;
+	}
 	if (p->foreground) {
 		foreground_pgid = p->pgid;
 		/* A Ctrl-C the shell's idle wait took in with the command line is the job's. */
@@ -517,6 +522,9 @@ static int cmd_kill(int argc, char **argv)
 		return 1;
 	}
 	signal_send(p, sig);
+	/* Let the target act on it now (die, or run its handler), so that the next prompt's ps
+	 * shows the outcome, not a race with the tick. */
+	schedule();
 	return 0;
 }
 SHELL_COMMAND(kill, "kill", "kill [-SIG|-s SIG] PID  send a signal (TERM); a kept process: free its address space", cmd_kill);

@@ -168,6 +168,11 @@ long sys_fstatat64(const struct syscall_args *);
 long sys_statx(const struct syscall_args *);
 long sys_ioctl(const struct syscall_args *);
 long sys_fcntl(const struct syscall_args *);      /* fcntl and fcntl64 */
+long sys_dup(const struct syscall_args *);
+long sys_dup2(const struct syscall_args *);
+long sys_dup3(const struct syscall_args *);
+long sys_pipe(const struct syscall_args *);       /* pipe and pipe2: kernel/pipe.c */
+long sys_pipe2(const struct syscall_args *);
 long sys_getdents64(const struct syscall_args *);
 long sys_getcwd(const struct syscall_args *);
 long sys_chdir(const struct syscall_args *);

@@ -278,7 +278,7 @@ SYSCALL(pread64, NULL)
 SYSCALL(pwrite64, NULL)
 #endif
 #ifdef __NR_pipe
-SYSCALL(pipe, NULL)
+SYSCALL(pipe, sys_pipe)
 #endif
 #ifdef __NR_select
 SYSCALL(select, NULL)
@@ -293,10 +293,10 @@ SYSCALL(msync, NULL)
 SYSCALL(mincore, NULL)
 #endif
 #ifdef __NR_dup
-SYSCALL(dup, NULL)
+SYSCALL(dup, sys_dup)
 #endif
 #ifdef __NR_dup2
-SYSCALL(dup2, NULL)
+SYSCALL(dup2, sys_dup2)
 #endif
 #ifdef __NR_pause
 SYSCALL(pause, sys_pause)
@@ -524,10 +524,10 @@ SYSCALL(eventfd2, NULL)
 SYSCALL(epoll_create1, NULL)
 #endif
 #ifdef __NR_dup3
-SYSCALL(dup3, NULL)
+SYSCALL(dup3, sys_dup3)
 #endif
 #ifdef __NR_pipe2
-SYSCALL(pipe2, NULL)
+SYSCALL(pipe2, sys_pipe2)
 #endif
 #ifdef __NR_memfd_create
 SYSCALL(memfd_create, NULL)
