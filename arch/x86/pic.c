@@ -73,7 +73,6 @@ unsigned x86_irq_source(unsigned irq)
 {
 	switch (irq) {
 	case X86_TIMER_IRQ:
-		x86_timer_tick();
 		return IRQ_TIMER;
 	case X86_COM1_IRQ:
 		return IRQ_CONSOLE;

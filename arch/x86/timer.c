@@ -5,14 +5,6 @@
 #include <asm/io.h>
 #include <asm/pic.h>
 
-/* Ticks seen (debugging; the scheduler keeps its own jiffies). */
-volatile uint64_t x86_timer_ticks;
-
-void x86_timer_tick(void)
-{
-	x86_timer_ticks++;
-}
-
 #define PIT_INPUT_HZ 1193182u /* the PC's 14.31818 MHz crystal / 12 */
 #define PIT_CH0_DATA 0x40
 #define PIT_MODE 0x43

@@ -1,6 +1,5 @@
 /* i386 exceptions: the IDT, decoding each vector into struct trap_info for trap_dispatch(), the
- * COM1 interrupt that wakes arch_idle() and lets Ctrl-C stop a user program, and the
- * double-fault task. */
+ * PIT's tick and COM1's receive interrupt (IRQ 0 and 4), and the double-fault task. */
 #include <arch/console.h>
 #include <arch/cpu.h>
 #include <arch/trap.h>

@@ -175,8 +175,7 @@ static void syscall_init(void)
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 }
 
-/* Only COM1's receive interrupt is used: it wakes `hlt` in arch_idle, and from user mode it
- * lets Ctrl-C stop the program. */
+/* COM1's receive interrupt (IRQ 4) is unmasked here; the PIT's (IRQ 0) by arch_timer_start. */
 static void irq_init(void)
 {
 	x86_pic_init();

@@ -9,11 +9,8 @@
 #define X86_NR_IRQS 16
 #define X86_TIMER_IRQ 0
 
-/* Which source (enum trap_irq) a PIC line is, for struct trap_info.irq; counts the timer's
- * ticks (x86_timer_tick). */
+/* Which source (enum trap_irq) a PIC line is, for struct trap_info.irq. */
 unsigned x86_irq_source(unsigned irq);
-/* timer.c: count a tick (called by the width's trap code before dispatching it). */
-void x86_timer_tick(void);
 
 /* Remap both PICs to X86_IRQ_BASE and mask every line. */
 void x86_pic_init(void);
