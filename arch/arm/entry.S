@@ -9,6 +9,7 @@
  * Return-address adjustments (ARM state): undefined lr-4 (the instruction itself), svc lr (the
  * next one), prefetch abort lr-4, data abort lr-8 (re-execute), irq/fiq lr-4. */
 #include <asm/memory.h>
+#include <asm/task.h>
 #include <asm/trap_frame.h>
 
 	.syntax unified
@@ -42,16 +43,19 @@ vec_\name:
 	b	trap_common
 .endm
 
-/* A data abort with the SVC stack in its last 512 bytes, or below them in the guard page that
- * arch_mmu_init leaves unmapped, is a kernel stack overflow: pushing the frame there would abort
- * again, forever. Peek at SVC's sp (r0, r1 parked below sp_abt) and move it to the emergency
- * stack, so the report can still run. */
+/* A data abort with the SVC stack in its last 512 bytes, or below them (in the guard page that
+ * arch_mmu_init leaves unmapped under the boot stack; a task's stack from the pmm has none), is
+ * a kernel stack overflow: pushing the frame there would abort again, forever. Peek at SVC's sp
+ * (r0, r1 parked below sp_abt), compare it with the running task's stack (arm_kstack_bottom,
+ * which arch_switch_to keeps) and move it to the emergency stack, so the report can still run. */
 vec_dabt:
 	sub	lr, lr, #8
 	stmdb	sp, {r0, r1}
 	cps	#ARM_MODE_SVC
+	ldr	r1, =arm_kstack_bottom
+	ldr	r1, [r1]
+	add	r1, r1, #512
 	mov	r0, sp
-	ldr	r1, =boot_svc_stack + 512
 	cmp	r0, r1
 	ldrlo	sp, =arm_emergency_stack_top
 	cps	#ARM_MODE_ABT
@@ -91,6 +95,10 @@ trap_common:
 	bic	sp, sp, #7			@ AAPCS: 8-byte aligned at the call
 	bl	arm_trap_entry
 	mov	sp, r4
+/* Return from the frame at sp, which ends at the top of the stack when it holds user
+ * registers. A new user task starts here (arch_task_create_user). */
+	.global arm_trap_return
+arm_trap_return:
 	ldr	r0, [sp, #TF_CPSR]
 	and	r0, r0, #ARM_MODE_MASK
 	cmp	r0, #ARM_MODE_USR
@@ -102,6 +110,78 @@ trap_common:
 	add	sp, sp, #8
 	rfeia	sp!
 	.cfi_endproc
+
+	.text
+/* void arch_switch_to(struct arch_task *prev, struct arch_task *next)
+ * The callee-saved registers and the return address stay on prev's stack (10 words, so sp
+ * stays 8-byte aligned), its sp and user state go into *prev; next's come back the same way.
+ * Switching sp_svc is what makes a trap from user mode save its registers on the stack of the
+ * task that was running: the vectors push onto whatever sp_svc holds. */
+	.global arch_switch_to
+	.type arch_switch_to, %function
+arch_switch_to:
+	push	{r3-r11, lr}
+	str	sp, [r0, #AT_SP]
+	mov	r4, r1
+	bl	arm_user_state_save
+	mov	r0, r4
+	bl	arm_user_state_load
+	ldr	r0, [r4, #AT_STACK]
+	ldr	r1, =arm_kstack_bottom
+	str	r0, [r1]
+	ldr	sp, [r4, #AT_SP]
+	pop	{r3-r11, pc}
+
+/* void arm_user_state_save(struct arch_task *t): the registers the kernel never uses but user
+ * code does (VFP/NEON D0-D31, FPSCR, the thread-ID registers), from the CPU into *t. */
+	.global arm_user_state_save
+	.type arm_user_state_save, %function
+arm_user_state_save:
+	mrc	p15, 0, r1, c13, c0, 2		@ TPIDRURW
+	mrc	p15, 0, r2, c13, c0, 3		@ TPIDRURO
+	vmrs	r3, fpscr
+	str	r1, [r0, #AT_TPIDRURW]
+	str	r2, [r0, #AT_TPIDRURO]
+	str	r3, [r0, #AT_FPSCR]
+	add	r0, r0, #AT_VFP
+	vstmia	r0!, {d0-d15}
+	vstmia	r0, {d16-d31}
+	bx	lr
+
+/* void arm_user_state_load(const struct arch_task *t): the reverse, from *t into the CPU. */
+	.global arm_user_state_load
+	.type arm_user_state_load, %function
+arm_user_state_load:
+	ldr	r1, [r0, #AT_TPIDRURW]
+	ldr	r2, [r0, #AT_TPIDRURO]
+	ldr	r3, [r0, #AT_FPSCR]
+	mcr	p15, 0, r1, c13, c0, 2
+	mcr	p15, 0, r2, c13, c0, 3
+	vmsr	fpscr, r3
+	add	r0, r0, #AT_VFP
+	vldmia	r0!, {d0-d15}
+	vldmia	r0, {d16-d31}
+	bx	lr
+
+/* A new kernel task's first arch_switch_to returns here with r4 = fn, r5 = arg. */
+	.global arm_task_start_kernel
+	.type arm_task_start_kernel, %function
+arm_task_start_kernel:
+	.cfi_startproc
+	.cfi_undefined lr
+	mov	r0, r5
+	blx	r4
+	b	.				@ fn never returns
+	.cfi_endproc
+	.ltorg
+
+	.data
+	.balign 4
+/* The lowest address of the running task's SVC stack (vec_dabt's overflow check); the boot
+ * stack until the first switch. */
+	.global arm_kstack_bottom
+arm_kstack_bottom:
+	.word	boot_svc_stack
 
 	.text
 /* long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)

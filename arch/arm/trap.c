@@ -16,7 +16,7 @@ __noreturn void arm_psci_system_off(void);
 
 /* User programs may use VFP and Advanced SIMD, as on Linux (the Cortex-A15 has VFPv4-D32 and
  * NEON). The kernel is built soft-float and never touches them, so there is no state to save
- * around a trap; arch_user_run gives each process zeroed registers. */
+ * around a trap; arch_switch_to saves and loads each task's (entry.S), eagerly. */
 static void vfp_enable(void)
 {
 	arm_write_cpacr(arm_read_cpacr() | CPACR_CP10_CP11_FULL);
@@ -135,7 +135,7 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 	case ARM_VEC_IRQ:
 		ti.name = "IRQ";
 		ti.kind = TRAP_IRQ;
-		arm_gic_acknowledge(); /* before the dispatcher, which may end the task */
+		ti.irq = arm_irq_acknowledge(); /* before the dispatcher, which may switch tasks */
 		break;
 	default:
 		ti.name = "FIQ";
