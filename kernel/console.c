@@ -5,6 +5,7 @@
 #include <arch/cpu.h>
 #include <kernel/console.h>
 #include <kernel/kernel.h>
+#include <kernel/sched.h>
 #include <lib/fmt.h>
 
 #define CTRL(c) ((c) & 0x1f)
@@ -122,17 +123,25 @@ static void unread_byte(int c)
 	typeahead_len++;
 }
 
+/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
+static bool interrupt_received;
+
+/* The shell waits for a key: other tasks run meanwhile (background jobs), or the CPU sleeps
+ * until an interrupt. The receive interrupt's handler may have taken bytes into typeahead, and
+ * a Ctrl-C into interrupt_received: that one is the line reader's when no job is in front. */
 static int wait_byte(void)
 {
 	int c;
 
-	while ((c = next_byte()) < 0)
-		arch_idle();
+	while ((c = next_byte()) < 0) {
+		if (interrupt_received) {
+			interrupt_received = false;
+			return CTRL('C');
+		}
+		sched_idle();
+	}
 	return c;
 }
-
-/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
-static bool interrupt_received;
 
 void console_receive(void)
 {

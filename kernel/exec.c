@@ -385,6 +385,12 @@ static void set_brk(struct mm *mm, const struct elf_image *img, bool randomize)
 int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 	       bool randomize, bool worst_case)
 {
+	return exec_image_env(mm, prog, argc, argv, NULL, randomize, worst_case);
+}
+
+int exec_image_env(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
+		   const char *const *envp, bool randomize, bool worst_case)
+{
 	struct elf_image img;
 	struct arch_exec_info ai;
 	int abi = exec_image_abi(prog);
@@ -408,8 +414,8 @@ int exec_image(struct mm *mm, const struct fs_file *prog, int argc, char **argv,
 		.align = ai.stack_align,
 		.argc = argc,
 		.argv = (const char *const *)argv,
-		.envc = count_strings(exec_default_envp),
-		.envp = exec_default_envp,
+		.envc = count_strings(envp ? envp : exec_default_envp),
+		.envp = envp ? envp : exec_default_envp,
 		.execfn = prog->path,
 		.platform = ai.platform,
 	};

@@ -15,6 +15,7 @@
 #include <mm/pmm.h>
 #include <kernel/random.h>
 #include <kernel/sections.h>
+#include <kernel/proc.h>
 #include <kernel/shell.h>
 #include <kernel/sysctl.h>
 
@@ -197,6 +198,7 @@ __noreturn void kernel_main(struct boot_info *bi)
 	sysctl_apply_cmdline(bi->cmdline);
 	unpack_initrd(bi);
 	boot_times.ready_cycles = arch_cycles();
+	proc_init(); /* the boot context becomes init, pid 1: the shell; the tick starts */
 	printk("rndbits: ready; type 'help'\n");
 	shell_main();
 }

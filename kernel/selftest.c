@@ -16,17 +16,6 @@
 #include <kernel/shell.h>
 #include <kernel/sysctl.h>
 
-struct selftest_case {
-	const char *name;
-	void (*run)(void);
-};
-
-struct selftest_suite {
-	const char *name;
-	const struct selftest_case *cases;
-	unsigned nr_cases;
-};
-
 /* A case runs to its end; each failed expectation is a diagnostic line (the first few of a
  * case, so a broken encoder does not flood the console) and fails the case. */
 #define MAX_DIAGNOSTICS 3
@@ -34,14 +23,14 @@ struct selftest_suite {
 static const char *current_case;
 static unsigned current_failures;
 
-static bool __printf(3, 4) expect(bool ok, int line, const char *fmt, ...)
+bool selftest_expect(bool ok, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (ok)
 		return true;
 	if (current_failures++ < MAX_DIAGNOSTICS) {
-		printk("    # %s: EXPECTATION FAILED at kernel/selftest.c:%d: ", current_case, line);
+		printk("    # %s: EXPECTATION FAILED at %s:%d: ", current_case, file, line);
 		va_start(ap, fmt);
 		vprintk(fmt, ap);
 		va_end(ap);
@@ -50,7 +39,7 @@ static bool __printf(3, 4) expect(bool ok, int line, const char *fmt, ...)
 	return false;
 }
 
-#define EXPECT(cond, ...) expect((cond), __LINE__, __VA_ARGS__)
+#define EXPECT(cond, ...) selftest_expect((cond), "kernel/selftest.c", __LINE__, __VA_ARGS__)
 
 /* --- sysctl: proc_dointvec_minmax's write rule (kernel/proc_dointvec.c). -------------------- */
 
@@ -378,6 +367,7 @@ static const struct selftest_suite suites[] = {
 	SUITE("layout", layout_cases),
 	SUITE("pte", pte_cases),
 	SUITE("pgtable", pgtable_cases),
+	SUITE("fork", fork_cases), /* kernel/selftest_fork.c */
 };
 
 static const struct selftest_suite *find_suite(const char *name)

@@ -7,6 +7,7 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <kernel/sections.h>
+#include <kernel/proc.h>
 #include <kernel/shell.h>
 
 static const struct shell_command *commands_begin(void)
@@ -203,6 +204,7 @@ __noreturn void shell_main(void)
 	static char line[CONSOLE_LINE_MAX];
 
 	for (;;) {
+		proc_reap_orphans(); /* finished background jobs and orphans: init's to reap */
 		console_puts(prompt());
 		switch (console_read_line(line, sizeof(line))) {
 		case CONSOLE_LINE:

@@ -1,6 +1,6 @@
 /* The process calls: exit, identity, uname, the thread-list and robust-futex registrations,
- * resource limits, getrandom, sysinfo, kill of oneself, the scheduler's trivia. One process
- * runs at a time and it is its own only thread: its tid is its pid. */
+ * resource limits, getrandom, sysinfo, the scheduler's trivia (fork, exec, wait and kill are in
+ * kernel/sys_fork.c). Every process is its own only thread: its tid is its pid. */
 #include <arch/cpu.h>
 #include <arch/memory.h>
 #include <arch/trap.h>
@@ -13,21 +13,22 @@
 #include <mm/mm.h>
 #include <mm/pmm.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/random.h>
 #include <kernel/syscall.h>
 #include <kernel/utsname.h>
 
-#define SIGKILL 9
 #define NSIG 64
 
+/* One thread per process: exit ends the process as exit_group does. */
 long sys_exit(const struct syscall_args *a)
 {
-	arch_user_exit((long)(a->a[0] & 0xff));
+	process_exit((int)(a->a[0] & 0xff) << 8);
 }
 
 long sys_exit_group(const struct syscall_args *a)
 {
-	arch_user_exit((long)(a->a[0] & 0xff));
+	process_exit((int)(a->a[0] & 0xff) << 8);
 }
 
 long sys_getpid(const struct syscall_args *a)
@@ -40,12 +41,10 @@ long sys_gettid(const struct syscall_args *a)
 	return a->p->pid;
 }
 
-/* The shell that ran the process is not a process: like a task whose parent has gone (and
- * was reparented to init), the parent is 1. */
+/* init (the shell) is 1: the parent of what `run` starts and of every orphan. */
 long sys_getppid(const struct syscall_args *a)
 {
-	(void)a;
-	return 1;
+	return a->p->parent ? a->p->parent->pid : 0;
 }
 
 /* One uid per process (the shell's user at exec), real = effective; gid = uid (root 0,
@@ -280,52 +279,18 @@ long sys_sysinfo(const struct syscall_args *a)
 	pmm_get_stats(&st);
 	if (sys_word_size(a) == 8) {
 		struct sysinfo64 si = { .uptime = (int64_t)uptime, .totalram = st.total,
-					.freeram = st.free, .procs = 1, .mem_unit = PAGE_SIZE };
+					.freeram = st.free, .procs = (uint16_t)process_count(), .mem_unit = PAGE_SIZE };
 		return copy_to_user(&a->p->mm, a->a[0], &si, sizeof(si)) ? -EFAULT : 0;
 	}
 	struct sysinfo32 si = { .uptime = (int32_t)uptime, .totalram = (uint32_t)st.total,
-				.freeram = (uint32_t)st.free, .procs = 1, .mem_unit = PAGE_SIZE };
+				.freeram = (uint32_t)st.free, .procs = (uint16_t)process_count(), .mem_unit = PAGE_SIZE };
 	return copy_to_user(&a->p->mm, a->a[0], &si, sizeof(si)) ? -EFAULT : 0;
-}
-
-/* kill of oneself (pid, 0 or -1 reach only us): the default action of a fatal signal, 0 for
- * signal 0; anything else is -ESRCH. Handlers are recorded, never run: the default action. */
-static long signal_self(struct process *p, unsigned sig)
-{
-	if (sig == 0)
-		return 0;
-	if (sig > NSIG)
-		return -EINVAL;
-	if (p->sys.act[sig - 1].handler == 1) /* SIG_IGN */
-		return 0;
-	if (sig == 17 || sig == 18 || sig == 23 || sig == 28) /* CHLD CONT URG WINCH: ignore */
-		return 0;
-	arch_user_exit(128 + sig);
-}
-
-long sys_kill(const struct syscall_args *a)
-{
-	int pid = (int)(uint32_t)a->a[0];
-
-	if (pid != a->p->pid && pid != 0 && pid != -1)
-		return -ESRCH;
-	return signal_self(a->p, (unsigned)a->a[1]);
-}
-
-long sys_tgkill(const struct syscall_args *a)
-{
-	int tgid = (int)(uint32_t)a->a[0], tid = (int)(uint32_t)a->a[1];
-
-	if (tgid <= 0 || tid <= 0)
-		return -EINVAL;
-	if (tgid != a->p->pid || tid != a->p->pid)
-		return -ESRCH;
-	return signal_self(a->p, (unsigned)a->a[2]);
 }
 
 long sys_sched_yield(const struct syscall_args *a)
 {
 	(void)a;
+	schedule();
 	return 0;
 }
 

@@ -10,10 +10,10 @@
 #include <lib/errno.h>
 #include <mm/mm.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/syscall.h>
 
 #define NSEC_PER_SEC 1000000000ull
-#define SIGINT 2
 #define ETIMEDOUT 110 /* Linux's, the same on every ISA here */
 
 enum {
@@ -145,16 +145,23 @@ long sys_time(const struct syscall_args *a)
 	return (long)t;
 }
 
-/* Wait until the counter reaches deadline_ns. Ctrl-C ends a foreground program as SIGINT
- * would (the console's receive path is polled: interrupts are off in a system call). */
-static void sleep_until(const struct process *p, uint64_t deadline_ns)
+/* Nobody wakes this channel: a sleep here ends at its deadline or for a signal. */
+static const char sleep_chan;
+#define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
+
+/* Sleep until the counter reaches deadline_ns, in whole ticks (so up to one tick late, as a
+ * kernel without high-resolution timers). 0, or -EINTR when a signal arrives first. */
+static long sleep_until(uint64_t deadline_ns)
 {
-	while (now_ns() < deadline_ns) {
-		console_receive();
-		if (p->foreground && console_interrupt_pending()) {
-			printk("^C\n");
-			arch_user_exit(128 + SIGINT);
-		}
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= deadline_ns)
+			return 0;
+		uint64_t left = deadline_ns - now, ticks = left / NSEC_PER_TICK + 1;
+		if (ticks > UINT64_MAX / 2)
+			ticks = UINT64_MAX / 2;
+		if (sched_sleep_interruptible(&sleep_chan, jiffies + ticks))
+			return -EINTR;
 	}
 }
 
@@ -166,9 +173,18 @@ static long nanosleep_common(const struct syscall_args *a, uint64_t req, uint64_
 
 	if (err)
 		return err;
-	sleep_until(a->p, absolute ? ns : now + ns < now ? UINT64_MAX : now + ns);
-	(void)rem; /* never interrupted by a handled signal: rem is left alone, as Linux does */
-	return 0;
+	uint64_t deadline = absolute ? ns : now + ns < now ? UINT64_MAX : now + ns;
+	if (!sleep_until(deadline))
+		return 0;
+	/* Interrupted: a relative sleep reports what was left, as Linux does. */
+	if (rem && !absolute) {
+		uint64_t left = deadline - MIN(deadline, now_ns());
+		err = put_pair(a, rem, timespec_field(a, time64), (int64_t)(left / NSEC_PER_SEC),
+			       (int64_t)(left % NSEC_PER_SEC));
+		if (err)
+			return err;
+	}
+	return -EINTR;
 }
 
 long sys_nanosleep(const struct syscall_args *a)
@@ -244,7 +260,8 @@ static long futex_common(const struct syscall_args *a, bool time64)
 		if (err)
 			return err;
 		uint64_t now = now_ns();
-		sleep_until(a->p, op == FUTEX_WAIT_BITSET ? ns : now + ns < now ? UINT64_MAX : now + ns);
+		if (sleep_until(op == FUTEX_WAIT_BITSET ? ns : now + ns < now ? UINT64_MAX : now + ns))
+			return -EINTR;
 		return -ETIMEDOUT;
 	}
 	default:

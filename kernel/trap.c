@@ -7,6 +7,9 @@
 #include <kernel/cred.h>
 #include <mm/fault.h>
 #include <kernel/kernel.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm/pgtable.h>
@@ -46,24 +49,34 @@ static __noreturn void kernel_exception(const struct trap_info *ti)
 	arch_poweroff(EXIT_EXCEPTION);
 }
 
+/* The kernel runs with interrupts masked: an interrupt arrives from user mode, or inside
+ * arch_idle (ti->user false), where the handler must not switch tasks. The tick wakes sleepers
+ * and ends slices; the console's receive line may be a Ctrl-C for the foreground job (one typed
+ * before the job entered user mode still waits in the UART and raises the line then). */
+static void handle_irq(const struct trap_info *ti)
+{
+	if (ti->irq == IRQ_TIMER)
+		sched_tick();
+	else if (ti->irq == IRQ_CONSOLE)
+		proc_console_interrupt();
+}
+
 void trap_dispatch(struct trap_info *ti)
 {
-	/* The kernel runs with interrupts masked, so a user program is what gets interrupted; it
-	 * can be stopped right there. The only interrupt routed is the console's receive line: a
-	 * Ctrl-C typed before this program entered user mode is still waiting in the UART and
-	 * raises the line the moment it does. */
 	if (ti->kind == TRAP_IRQ) {
-		if (ti->user)
-			user_console_input();
-		return;
-	}
-	if (!ti->user)
+		handle_irq(ti);
+		if (!ti->user)
+			return;
+	} else if (!ti->user) {
 		kernel_exception(ti);
-	if (ti->kind == TRAP_SYSCALL) {
+	} else if (ti->kind == TRAP_SYSCALL) {
 		syscall_dispatch(ti);
-		return;
+	} else {
+		user_fault(ti);
 	}
-	user_fault(ti);
+	/* Back to user mode: another task's turn if the slice is over, then this one's signals. */
+	sched_preempt();
+	signal_deliver(ti->frame);
 }
 
 /* `crash`: a deliberate kernel exception, so tests can see the report and the exit status on

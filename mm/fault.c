@@ -103,6 +103,35 @@ static struct vma *vma_for_access(struct mm *mm, uint64_t addr, enum fault_acces
 	return *err ? NULL : v;
 }
 
+/* A write to a page mm_fork left read-only in a writable private VMA (copy-on-write): the
+ * page's last owner just takes the frame back writable; otherwise the page gets a copy of its
+ * own and drops its reference to the shared frame, which the other owners keep. -ENOMEM when
+ * no frame is left for the copy. */
+static int break_cow(struct mm *mm, const struct vma *v, uint64_t page, phys_addr_t shared)
+{
+	phys_addr_t pa = shared;
+
+	if (pmm_page_refs(shared) > 1) {
+		pa = pmm_alloc_page();
+		if (!pa)
+			return -ENOMEM;
+		memcpy(__va(pa), __va(shared), PAGE_SIZE);
+	}
+	/* Replacing a present leaf allocates nothing, so this cannot fail; it flushes the old
+	 * translation. */
+	pt_map(mm->root, (uintptr_t)page, pa, PAGE_SIZE, v->prot | PT_USER, PT_MAP_REPLACE);
+	if (pa != shared)
+		pmm_page_put(shared);
+	return 0;
+}
+
+/* Is this a write the leaf refuses although the VMA allows it? Only copy-on-write makes one:
+ * every other leaf grants what its VMA does (pt check verifies it). */
+static bool is_cow_write(enum fault_access access, const struct pt_walk_result *w)
+{
+	return access == FAULT_WRITE && w->mapped && !(w->prot & PT_W);
+}
+
 int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 {
 	int err;
@@ -113,6 +142,8 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 		return err;
 	uint64_t page = addr & ~((uint64_t)PAGE_SIZE - 1);
 	pt_walk(mm->root, (uintptr_t)page, &w);
+	if (is_cow_write(access, &w))
+		return break_cow(mm, v, page, w.pa);
 	if (w.mapped) {
 		/* Present and allowed: a stale TLB entry raced us. */
 		arch_tlb_flush_page((uintptr_t)page);
@@ -121,22 +152,24 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, enum fault_access access)
 	return fault_in(mm, v, page);
 }
 
-/* The linear-map address of user byte va, faulting its page in; NULL with *err set if not
- * accessible (-EFAULT, or -ENOMEM when no process runs in mm to be killed). A page
- * already present is used as it is (no fault, so no TLB flush either): its leaf carries the
- * VMA's permissions, which were just checked. */
+/* The linear-map address of user byte va, faulting its page in (and for a write, breaking its
+ * copy-on-write sharing first: the kernel writes through the linear map, which no read-only
+ * leaf stops); NULL with *err set if not accessible (-EFAULT, or -ENOMEM when no process
+ * runs in mm to be killed). A page already present is otherwise used as it is (no fault, so no
+ * TLB flush either): its leaf carries the VMA's permissions, which were just checked. */
 static void *user_byte(struct mm *mm, uint64_t va, enum fault_access access, int *err)
 {
 	struct vma *v = vma_for_access(mm, va, access, err);
 	struct pt_walk_result w;
+	uint64_t page = va & ~((uint64_t)PAGE_SIZE - 1);
 
 	if (!v) {
 		*err = -EFAULT;
 		return NULL;
 	}
 	pt_walk(mm->root, (uintptr_t)va, &w);
-	if (!w.mapped) {
-		*err = fault_in(mm, v, va & ~((uint64_t)PAGE_SIZE - 1));
+	if (!w.mapped || is_cow_write(access, &w)) {
+		*err = w.mapped ? break_cow(mm, v, page, w.pa - (va - page)) : fault_in(mm, v, page);
 		if (*err == -ENOMEM)
 			out_of_memory_in(mm);
 		if (*err) {

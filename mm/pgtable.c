@@ -50,6 +50,11 @@ static void free_table(unsigned level, phys_addr_t pa)
 	pmm_free_pages(pa, table_order(level));
 }
 
+void pt_free_root(phys_addr_t root)
+{
+	free_table(0, root);
+}
+
 static void *table_va(phys_addr_t pa)
 {
 	return __va(pa);
@@ -333,6 +338,98 @@ static void free_linked_table(void *parent, unsigned idx, unsigned level, phys_a
 	arch_pt_sync();
 	arch_tlb_flush_page((uintptr_t)va);
 	free_table(level, table);
+}
+
+/* --- The range visitor. ---------------------------------------------------------------- */
+
+struct visit {
+	const struct pt_visit_ops *ops;
+	void *ctx;
+};
+
+void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte)
+{
+	arch_pt_store(leaf->table, leaf->index, pte);
+	arch_pt_sync();
+}
+
+void pt_leaf_flush(const struct pt_leaf *leaf)
+{
+	arch_tlb_flush_page((uintptr_t)leaf->va);
+}
+
+/* Does any slot in [from, to) of the table at level hold a valid descriptor? */
+static bool holds_any(const void *t, unsigned level, unsigned from, unsigned to)
+{
+	for (unsigned i = next_nonzero(t, from, to); i < to; i = next_nonzero(t, i + 1, to)) {
+		struct pte_info info;
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
+		if (info.kind != PTE_INVALID)
+			return true;
+	}
+	return false;
+}
+
+/* Visit the slots of the table at `level` (which starts at base) that [lo, hi] covers. *empty
+ * says whether the table holds nothing afterwards, when the caller wants to know (with
+ * PT_VISIT_FREE_EMPTY): a slot still occupied after its visit, or one outside the range, keeps
+ * it. */
+static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
+		       uint64_t lo, uint64_t hi, bool *empty)
+{
+	void *t = table_va(table);
+	unsigned shift = geo()->shift[level], n = geo()->entries[level];
+	unsigned first = (unsigned)((lo - base) >> shift);
+	unsigned end = (unsigned)MIN((hi - base) >> shift, (uint64_t)n - 1) + 1;
+	bool kept = false;
+
+	for (unsigned i = next_nonzero(t, first, end); i < end; i = next_nonzero(t, i + 1, end)) {
+		uint64_t slot_va = base + ((uint64_t)i << shift);
+		struct pt_leaf l = { .va = slot_va, .size = level_size(level), .level = level,
+				     .pte = arch_pt_load(t, i), .table = t, .index = i };
+		int err = 0;
+
+		arch_pte_decode(level, l.pte, &l.info);
+		if (l.info.kind == PTE_TABLE && level < last_level()) {
+			uint64_t slot_last = slot_va + (level_size(level) - 1);
+			bool child_empty = false;
+
+			if (vs->ops->table)
+				vs->ops->table(level + 1, l.info.pa, slot_va, vs->ctx);
+			err = visit_table(vs, level + 1, l.info.pa, slot_va, MAX(lo, slot_va),
+					  MIN(hi, slot_last), &child_empty);
+			if (child_empty) {
+				arch_pt_store(t, i, 0);
+				if (!(vs->ops->flags & PT_VISIT_NOT_LIVE)) {
+					/* Drop any walk the TLB cached through it. */
+					arch_pt_sync();
+					arch_tlb_flush_page((uintptr_t)slot_va);
+				}
+				free_table(level + 1, l.info.pa);
+			}
+		} else if ((l.info.kind == PTE_PAGE || l.info.kind == PTE_BLOCK) && vs->ops->leaf) {
+			err = vs->ops->leaf(&l, vs->ctx);
+		}
+		kept = kept || holds_any(t, level, i, i + 1);
+		if (err)
+			return err; /* *empty stays false: an unfinished table is kept */
+	}
+	if (vs->ops->flags & PT_VISIT_FREE_EMPTY)
+		*empty = !kept && !holds_any(t, level, 0, first) && !holds_any(t, level, end, n);
+	return 0;
+}
+
+int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
+	     void *ctx)
+{
+	struct visit vs = { ops, ctx };
+	bool root_empty; /* the root is never freed here */
+
+	if (hi < lo)
+		return 0;
+	int err = visit_table(&vs, 0, root, 0, lo, hi, &root_empty);
+	arch_pt_sync();
+	return err;
 }
 
 /* Remove the leaves of the table at `level` (covering from base) inside [lo, hi] (inclusive

@@ -20,6 +20,10 @@ struct frame_range {
 };
 
 static unsigned long *bitmap;   /* linear-map address */
+/* Per frame, the owners beyond the first: 0 for a frame with one owner (and a free one), so an
+ * allocation need not write it. Only copy-on-write sharing (mm_fork) raises it. Right after
+ * the bitmap, in the same frames. */
+static uint16_t *extra_refs;
 static frame_t base_frame;     /* the physical frame number of bit 0 */
 static phys_addr_t base_pa;     /* its address, which every allocation adds to */
 static frame_t nr_frames;      /* frames covered by the bitmap (RAM span) */
@@ -167,10 +171,14 @@ void pmm_init(const struct boot_info *bi)
 	nr_frames = hi - lo;
 
 	frame_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
-	/* (A bitmap's bytes are an eighth of the frames it covers: a frame_t holds them.) */
-	frame_t bitmap_frames = (words * sizeof(unsigned long) + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	/* (The bitmap's and the counts' bytes are a few per frame: a frame_t holds them.) */
+	frame_t bitmap_bytes = words * sizeof(unsigned long);
+	frame_t refs_bytes = nr_frames * sizeof(*extra_refs);
+	frame_t bitmap_frames = (bitmap_bytes + refs_bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	frame_t home = find_bitmap_home(bi, bitmap_frames);
 	bitmap = __va((phys_addr_t)home << PAGE_SHIFT);
+	extra_refs = (uint16_t *)((char *)bitmap + bitmap_bytes);
+	memset(extra_refs, 0, (size_t)refs_bytes);
 
 	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. The
 	 * bitmap starts all free and takes the rest by one routine, which counts what it takes:
@@ -291,11 +299,61 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
 		if (!frame_used(f + i))
 			panic("pmm: double free of frame %#llx",
 			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)));
+		if (extra_refs[f + i])
+			panic("pmm: freeing frame %#llx, which %u others still share",
+			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)),
+			      (unsigned)extra_refs[f + i]);
 		mark_free(f + i);
 	}
 	free_frames += count;
 	if (f < search_hint)
 		search_hint = f;
+}
+
+/* The bitmap index of an allocated frame at pa; a panic for anything else (a count on a frame
+ * nobody owns would hand it out twice). */
+static frame_t owned_frame(phys_addr_t pa, const char *what)
+{
+	phys_addr_t frame = pa >> PAGE_SHIFT;
+
+	if (frame < base_frame || frame - base_frame >= nr_frames ||
+	    !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) || !frame_used((frame_t)(frame - base_frame)) ||
+	    !frame_is_ram((frame_t)frame))
+		panic("pmm: %s of frame %#llx, which is not allocated RAM", what,
+		      (unsigned long long)pa);
+	return (frame_t)(frame - base_frame);
+}
+
+bool pmm_page_get(phys_addr_t pa)
+{
+	frame_t f = owned_frame(pa, "reference");
+
+	if (extra_refs[f] == UINT16_MAX)
+		return false;
+	extra_refs[f]++;
+	return true;
+}
+
+bool pmm_page_put(phys_addr_t pa)
+{
+	frame_t f = owned_frame(pa, "release");
+
+	if (extra_refs[f]) {
+		extra_refs[f]--;
+		return false;
+	}
+	pmm_free_pages(pa, 0);
+	return true;
+}
+
+unsigned pmm_page_refs(phys_addr_t pa)
+{
+	phys_addr_t frame = pa >> PAGE_SHIFT;
+
+	if (frame < base_frame || frame - base_frame >= nr_frames)
+		return 0;
+	frame_t f = (frame_t)(frame - base_frame);
+	return frame_used(f) ? 1u + extra_refs[f] : 0;
 }
 
 void pmm_get_stats(struct pmm_stats *st)

@@ -279,8 +279,15 @@ static int pt_dump_cmd(int argc, char **argv)
 
 struct check_ctx {
 	struct process *p;
-	uint64_t pages, bad;
+	uint64_t pages, bad, cow;
 };
+
+/* A leaf that grants its VMA's permissions but write: a private page fork made copy-on-write
+ * (mm_fork), written back by the next write fault. */
+static bool write_protected(const struct vma *v, unsigned leaf, unsigned want)
+{
+	return !v->shared_pa && (v->prot & PT_W) && leaf == (want & ~(unsigned)PT_W);
+}
 
 /* What a VMA's pages must grant, in the bits every format can express. */
 static unsigned comparable(unsigned prot)
@@ -300,6 +307,8 @@ static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot
 		printk("  0x%llx: mapped in the tables (%s) but in no VMA\n", (unsigned long long)va,
 		       prot & PT_USER ? "user" : "kernel");
 		c->bad++;
+	} else if (write_protected(v, comparable(prot), comparable(v->prot | PT_USER))) {
+		c->cow++;
 	} else if (comparable(prot) != comparable(v->prot | PT_USER)) {
 		printk("  0x%llx: tables grant %c%c%c%s, VMA 0x%llx-0x%llx says %c%c%c\n",
 		       (unsigned long long)va, prot & PT_R ? 'r' : '-', prot & PT_W ? 'w' : '-',
@@ -315,14 +324,17 @@ static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot
 static int pt_check_cmd(int argc, char **argv)
 {
 	struct process *p = process_arg(argc, argv, 2);
-	struct check_ctx c = { p, 0, 0 };
+	struct check_ctx c = { p, 0, 0, 0 };
 
 	if (!p)
 		return 1;
 	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, check_leaf, &c);
-	printk("pt check: pid %d, %u VMAs, %llu pages mapped, %llu mismatch%s\n", p->pid,
+	printk("pt check: pid %d, %u VMAs, %llu pages mapped, %llu mismatch%s", p->pid,
 	       p->mm.nr_vmas, (unsigned long long)c.pages, (unsigned long long)c.bad,
 	       c.bad == 1 ? "" : "es");
+	if (c.cow)
+		printk(", %llu copy-on-write", (unsigned long long)c.cow);
+	printk("\n");
 	return c.bad ? 1 : 0;
 }
 

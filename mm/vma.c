@@ -50,16 +50,40 @@ static bool page_aligned(uint64_t x)
 	return (x & (PAGE_SIZE - 1)) == 0;
 }
 
-/* Remove the pages of [start, end) inside v from the tables; v's own frames go back to the
- * allocator, shared image frames stay where they are. */
+/* Remove one leaf of a user page (ctx: whether its frame is the process's, counted in the
+ * allocator, or an image frame that stays). A frame shared copy-on-write loses this owner;
+ * the last owner frees it. */
+struct drop_ctx {
+	bool own_frames;
+	bool live;        /* flush the TLB (the tables may be in use) */
+	uint64_t removed;
+};
+
+static int drop_leaf(const struct pt_leaf *l, void *arg)
+{
+	struct drop_ctx *c = arg;
+
+	pt_leaf_store(l, 0);
+	if (c->live)
+		pt_leaf_flush(l);
+	if (c->own_frames && l->info.kind == PTE_PAGE)
+		pmm_page_put(l->info.pa);
+	c->removed++;
+	return 0;
+}
+
+/* Remove the pages of [start, end) inside v from the tables, and the tables left empty; v's
+ * own frames lose this owner, shared image frames stay where they are. */
 static void unmap_pages(struct mm *mm, const struct vma *v, uint64_t start, uint64_t end)
 {
 	uint64_t lo = MAX(start, v->start), hi = MIN(end, v->end);
+	struct drop_ctx c = { .own_frames = !v->shared_pa, .live = true };
+	const struct pt_visit_ops ops = { .leaf = drop_leaf, .flags = PT_VISIT_FREE_EMPTY };
 
 	if (lo < hi) {
-		uint64_t n = pt_unmap(mm->root, lo, hi - lo, !v->shared_pa);
+		pt_visit(mm->root, lo, hi - 1, &ops, &c);
 		if (!v->shared_pa)
-			mm->frames -= n;
+			mm->frames -= c.removed;
 	}
 }
 
@@ -80,22 +104,23 @@ int mm_init(struct mm *mm, bool compat, unsigned asid)
  * was never switched in), and arch_switch_user_root's contract says that leaves no user
  * mapping reachable, stale TLB entries included. So nothing here needs a TLB flush. Every page
  * is mapped inside a VMA (exec, faults and munmap keep it so), so the VMAs say which slots of
- * which tables to read. */
+ * which tables to read; each table goes when the last VMA in it has been visited. */
 void mm_destroy(struct mm *mm)
 {
-	static struct pt_range ranges[MM_MAX_VMAS];
-	unsigned n = 0;
+	const struct pt_visit_ops ops = { .leaf = drop_leaf,
+					  .flags = PT_VISIT_FREE_EMPTY | PT_VISIT_NOT_LIVE };
 
 	if (!mm->root)
 		return;
-	for (struct vma *v = mm->vmas; v && n < MM_MAX_VMAS; v = v->next)
-		ranges[n++] = (struct pt_range){ v->start, v->end, v->shared_pa != 0 };
-	pt_free_ranges(mm->root, ranges, n, true);
 	while (mm->vmas) {
 		struct vma *v = mm->vmas;
+		struct drop_ctx c = { .own_frames = !v->shared_pa };
+
+		pt_visit(mm->root, v->start, v->end - 1, &ops, &c);
 		mm->vmas = v->next;
 		vma_release(v);
 	}
+	pt_free_root(mm->root);
 	mm->nr_vmas = 0;
 	mm->root = 0;
 	mm->frames = 0;
@@ -592,6 +617,19 @@ static int vma_make_private(struct mm *mm, struct vma *v, unsigned prot)
 	return 0;
 }
 
+/* One leaf's new permissions (ctx: the pt_prot bits): a frame still shared copy-on-write
+ * (mm_fork) stays read-only, so that the next write copies it. */
+static int protect_leaf(const struct pt_leaf *l, void *ctx)
+{
+	unsigned prot = *(const unsigned *)ctx;
+
+	if ((prot & PT_W) && pmm_page_refs(l->info.pa) > 1)
+		prot &= ~PT_W;
+	pt_leaf_store(l, arch_pte_make_leaf(l->level, l->info.pa, prot));
+	pt_leaf_flush(l);
+	return 0;
+}
+
 /* Give v (wholly inside the range) its new permissions, in the VMA and in every leaf. With
  * no access left the leaves go (no format here has a present-but-inaccessible user page that
  * every ISA shares), and with them the page contents: a later mprotect finds zero pages,
@@ -605,7 +643,9 @@ static int vma_change_prot(struct mm *mm, struct vma *v, unsigned prot)
 		unmap_pages(mm, v, v->start, v->end);
 		return 0;
 	}
-	return pt_protect(mm->root, (uintptr_t)v->start, (size_t)(v->end - v->start), prot | PT_USER);
+	unsigned leaf_prot = prot | PT_USER;
+	const struct pt_visit_ops ops = { .leaf = protect_leaf };
+	return pt_visit(mm->root, v->start, v->end - 1, &ops, &leaf_prot);
 }
 
 #define PROT_GROWSDOWN 0x01000000

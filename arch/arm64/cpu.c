@@ -106,9 +106,12 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 
 void arch_idle(void)
 {
-	/* Without an interrupt controller to wake us, a WFI could sleep forever: just poll. */
+	/* Without an interrupt controller to wake us, a WFI could sleep forever: just poll. WFI
+	 * with IRQs masked still wakes on a pending one; unmasking then takes it (the handler runs
+	 * on this stack, trap_dispatch with ti->user false), and masking again ends the window. */
 	if (a64_gic_ready())
-		__asm__ volatile("dsb sy\n\twfi" : : : "memory");
+		__asm__ volatile("dsb sy\n\twfi\n\tmsr daifclr, #2\n\tisb\n\tmsr daifset, #2"
+				 : : : "memory");
 }
 
 /* AT_HWCAP for the features EL0 may use without the kernel doing anything (Linux reads the same

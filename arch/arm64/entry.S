@@ -4,6 +4,7 @@
  * a64_trap_entry(frame, slot); when that returns, the frame (possibly edited: syscall results)
  * is restored and the interrupted context resumes. Kernel-mode slots first check that the frame
  * still fits on the kernel stack and otherwise report the overflow from the emergency stack. */
+#include <asm/task.h>
 #include <asm/trap_frame.h>
 
 /* Unwind information for gdb (docs/debugging.md): each entry is the outermost frame of the
@@ -78,21 +79,26 @@
 	eret
 .endm
 
-/* Kernel-mode entry: overflow check using x0 only (parked in TPIDR_EL1), then the frame. */
+/* Kernel-mode entry: overflow check using x0 only (parked in TPIDR_EL1), then the frame. Every
+ * task has its own kernel stack (arch/arm64/task.c), so the check compares sp with the running
+ * task's limit, its stack's bottom plus one frame, which arch_switch_to keeps in
+ * a64_kstack_limit: two loads and a compare instead of the one bit a single, specially aligned
+ * stack allowed. (Only the entry is checked: C code overflowing between traps is not caught.) */
 .macro el1_entry slot
 a64_el1_entry_\slot:
 	entry_cfi
 	msr	tpidr_el1, x0
-	mov	x0, sp
-	sub	x0, x0, #TF_SIZE
-	tbz	x0, #KSTACK_SHIFT, 1f
+	adrp	x0, a64_kstack_limit
+	ldr	x0, [x0, :lo12:a64_kstack_limit]
+	cmp	sp, x0
+	b.lo	1f
 	mrs	x0, tpidr_el1
 	save_frame 1
 	mov	x0, sp
 	mov	x1, #\slot
 	bl	a64_trap_entry
 	restore_frame 1
-1:	add	x0, x0, #TF_SIZE
+1:	mov	x0, sp
 	msr	sp_el0, x0			/* the overflowed sp; we never return from here */
 	mov	x0, #\slot
 	b	a64_kstack_overflow
@@ -171,53 +177,116 @@ a64_kstack_overflow:
 	.cfi_endproc
 	.ltorg
 
-/* long a64_user_enter(struct a64_user_ctx *ctx, uint64_t pc, uint64_t sp, uint64_t spsr):
- * keep the callee-saved registers and sp in ctx, then eret to EL0 with every register zeroed
- * (AArch32's sp is r13 = x13). Returns when a64_user_leave(ctx, value) is called.
- * Zeroed too: what EL0 can read of the previous task, the thread pointers (TPIDR_EL0, which
- * AArch32 sees as TPIDRURW, and TPIDRRO_EL0 = TPIDRURO) and the FP/SIMD state (V0-V31, which
- * hold AArch32's D0-D31, and FPSR/FPCR = FPSCR, whose reset value is 0 as on Linux). The kernel
- * never uses FP/SIMD (-mgeneral-regs-only), so these hold whatever the last task left. */
-	.globl	a64_user_enter
-a64_user_enter:
-	stp	x19, x20, [x0, #0]
-	stp	x21, x22, [x0, #16]
-	stp	x23, x24, [x0, #32]
-	stp	x25, x26, [x0, #48]
-	stp	x27, x28, [x0, #64]
-	stp	x29, x30, [x0, #80]
-	mov	x9, sp
-	str	x9, [x0, #96]
-	msr	elr_el1, x1
-	msr	spsr_el1, x3
-	msr	sp_el0, x2
-	msr	tpidr_el0, xzr
-	msr	tpidrro_el0, xzr
-	msr	fpsr, xzr
-	msr	fpcr, xzr
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
-	movi	v\r\().2d, #0
-	.endr
-	mov	x13, #0
-	tbz	x3, #4, 1f
-	mov	x13, x2
-	msr	sp_el0, xzr
-1:
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
-	mov	x\r, #0
-	.endr
-	eret
+/* FP/SIMD registers and thread pointers of a task, to and from struct arch_task (asm/task.h's
+ * offsets); \t holds the task, x9 and x10 are clobbered. */
+.macro task_state_save t
+	mrs	x9, fpsr
+	mrs	x10, fpcr
+	stp	x9, x10, [\t, #TASK_FPSR]
+	mrs	x9, tpidr_el0
+	mrs	x10, tpidrro_el0
+	stp	x9, x10, [\t, #TASK_TPIDR]
+	add	x9, \t, #TASK_Q
+	stp	q0, q1, [x9, #0]
+	stp	q2, q3, [x9, #32]
+	stp	q4, q5, [x9, #64]
+	stp	q6, q7, [x9, #96]
+	stp	q8, q9, [x9, #128]
+	stp	q10, q11, [x9, #160]
+	stp	q12, q13, [x9, #192]
+	stp	q14, q15, [x9, #224]
+	stp	q16, q17, [x9, #256]
+	stp	q18, q19, [x9, #288]
+	stp	q20, q21, [x9, #320]
+	stp	q22, q23, [x9, #352]
+	stp	q24, q25, [x9, #384]
+	stp	q26, q27, [x9, #416]
+	stp	q28, q29, [x9, #448]
+	stp	q30, q31, [x9, #480]
+.endm
 
-/* __noreturn void a64_user_leave(struct a64_user_ctx *ctx, long value) */
-	.globl	a64_user_leave
-a64_user_leave:
-	ldp	x19, x20, [x0, #0]
-	ldp	x21, x22, [x0, #16]
-	ldp	x23, x24, [x0, #32]
-	ldp	x25, x26, [x0, #48]
-	ldp	x27, x28, [x0, #64]
-	ldp	x29, x30, [x0, #80]
-	ldr	x9, [x0, #96]
+.macro task_state_load t
+	ldp	x9, x10, [\t, #TASK_FPSR]
+	msr	fpsr, x9
+	msr	fpcr, x10
+	ldp	x9, x10, [\t, #TASK_TPIDR]
+	msr	tpidr_el0, x9
+	msr	tpidrro_el0, x10
+	add	x9, \t, #TASK_Q
+	ldp	q0, q1, [x9, #0]
+	ldp	q2, q3, [x9, #32]
+	ldp	q4, q5, [x9, #64]
+	ldp	q6, q7, [x9, #96]
+	ldp	q8, q9, [x9, #128]
+	ldp	q10, q11, [x9, #160]
+	ldp	q12, q13, [x9, #192]
+	ldp	q14, q15, [x9, #224]
+	ldp	q16, q17, [x9, #256]
+	ldp	q18, q19, [x9, #288]
+	ldp	q20, q21, [x9, #320]
+	ldp	q22, q23, [x9, #352]
+	ldp	q24, q25, [x9, #384]
+	ldp	q26, q27, [x9, #416]
+	ldp	q28, q29, [x9, #448]
+	ldp	q30, q31, [x9, #480]
+.endm
+
+/* void a64_switch_to(struct arch_task *prev, struct arch_task *next): save prev's callee-saved
+ * registers, sp, FP/SIMD registers and thread pointers, load next's, and return on next's stack
+ * to where next called a64_switch_to (or to its first function: a64_ret_to_user,
+ * a64_kernel_task_start). The kernel never uses FP/SIMD (-mgeneral-regs-only), so q0-q31 and
+ * FPSR/FPCR still hold prev's user values here. */
+	.globl	a64_switch_to
+a64_switch_to:
+	stp	x19, x20, [x0, #TASK_X19 + 0]
+	stp	x21, x22, [x0, #TASK_X19 + 16]
+	stp	x23, x24, [x0, #TASK_X19 + 32]
+	stp	x25, x26, [x0, #TASK_X19 + 48]
+	stp	x27, x28, [x0, #TASK_X19 + 64]
+	stp	x29, x30, [x0, #TASK_X19 + 80]
+	mov	x9, sp
+	str	x9, [x0, #TASK_SP]
+	task_state_save x0
+	ldp	x19, x20, [x1, #TASK_X19 + 0]
+	ldp	x21, x22, [x1, #TASK_X19 + 16]
+	ldp	x23, x24, [x1, #TASK_X19 + 32]
+	ldp	x25, x26, [x1, #TASK_X19 + 48]
+	ldp	x27, x28, [x1, #TASK_X19 + 64]
+	ldp	x29, x30, [x1, #TASK_X19 + 80]
+	ldr	x9, [x1, #TASK_SP]
 	mov	sp, x9
-	mov	x0, x1
+	task_state_load x1
 	ret
+
+/* void a64_task_state_save(struct arch_task *t): the running task's FP/SIMD registers and
+ * thread pointers into t (fork's child starts with its parent's). */
+	.globl	a64_task_state_save
+a64_task_state_save:
+	task_state_save x0
+	ret
+
+/* void a64_task_state_load(const struct arch_task *t): load them (execve's reset values). */
+	.globl	a64_task_state_load
+a64_task_state_load:
+	task_state_load x0
+	ret
+
+/* A new user task's first return from a64_switch_to: its trap frame is at sp (task.c put it
+ * at the top of its kernel stack); leave through the common exit path. */
+	.globl	a64_ret_to_user
+a64_ret_to_user:
+	entry_cfi
+	mov	x0, sp
+	bl	sched_first_return_to_user
+	restore_frame 0
+	.cfi_endproc
+
+/* A new kernel task's first return from a64_switch_to: fn in x19, its argument in x20. */
+	.globl	a64_kernel_task_start
+a64_kernel_task_start:
+	entry_cfi
+	mov	x0, x20
+	blr	x19
+1:	wfi
+	b	1b
+	.cfi_endproc

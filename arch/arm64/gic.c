@@ -1,7 +1,7 @@
-/* Just enough interrupt controller for the console: the UART's RX interrupt is routed to this CPU
- * and the CPU interface raises IRQ for it. The kernel runs with PSTATE.I set, so it is taken
- * only from user mode (Ctrl-C stops a program); in the kernel a pending IRQ just ends a WFI, so
- * an idle console sleeps until a key arrives.
+/* Just enough interrupt controller for the console and the tick: the UART's RX interrupt (SPI 1)
+ * and the virtual timer's (PPI 27) are routed to this CPU and the CPU interface raises IRQ for
+ * them. The kernel runs with PSTATE.I set, so they are taken from user mode (Ctrl-C stops a
+ * program, the tick preempts it) or inside arch_idle, which unmasks around its WFI.
  * QEMU virt has a GICv2 by default and a GICv3 with gic-version=3 (or max); the DTB says which. */
 #include <lib/fdt.h>
 #include <asm/arm64.h>
@@ -24,6 +24,10 @@
 #define GIC_INTID_SPURIOUS 1023
 
 #define GICR_WAKER 0x0014
+#define GICR_SGI_BASE 0x10000 /* the redistributor's second frame: SGIs and PPIs */
+#define GICR_IGROUPR0 (GICR_SGI_BASE + 0x0080)
+#define GICR_ISENABLER0 (GICR_SGI_BASE + 0x0100)
+#define GICR_IPRIORITYR (GICR_SGI_BASE + 0x0400)
 #define GICR_WAKER_PROCESSOR_SLEEP (1u << 1)
 #define GICR_WAKER_CHILDREN_ASLEEP (1u << 2)
 
@@ -138,21 +142,45 @@ bool a64_gic_ready(void)
 	return gic_ready;
 }
 
-/* Take the signalled interrupt and end it at once (acknowledge, then EOI). The one routed is
- * the UART's, level-sensitive: it stays pending as long as received bytes wait, whatever the
- * GIC's active state, and drops when the console has read them. */
-void a64_gic_acknowledge(void)
+/* A private peripheral interrupt (the timer's): banked per CPU, in the distributor on GICv2 and
+ * in the redistributor's SGI frame on GICv3. */
+void a64_gic_enable_ppi(unsigned intid)
 {
 	if (gic_version == 2) {
-		uint32_t iar = *reg32(VIRT_GICC_PA, GICC_IAR);
-
-		if ((iar & 0x3ff) != GIC_INTID_SPURIOUS)
-			*reg32(VIRT_GICC_PA, GICC_EOIR) = iar;
+		*reg8(VIRT_GICD_PA, GICD_IPRIORITYR + intid) = IRQ_PRIORITY;
+		*reg32(VIRT_GICD_PA, GICD_ISENABLER(0)) = 1u << intid;
 	} else if (gic_version == 3) {
-		uint64_t iar = read_sysreg(s3_0_c12_c12_0); /* ICC_IAR1_EL1 */
+		*reg32(VIRT_GICR_PA, GICR_IGROUPR0) |= 1u << intid;
+		*reg8(VIRT_GICR_PA, GICR_IPRIORITYR + intid) = IRQ_PRIORITY;
+		*reg32(VIRT_GICR_PA, GICR_ISENABLER0) = 1u << intid;
+	}
+	dsb(sy);
+}
 
-		if ((iar & 0xffffff) != GIC_INTID_SPURIOUS)
-			write_sysreg(s3_0_c12_c12_1, iar); /* ICC_EOIR1_EL1 */
+/* Take the signalled interrupt: its INTID (GIC_INTID_SPURIOUS if none), to be ended with
+ * a64_gic_end once its source is quiet (the timer re-armed). Both routed lines are
+ * level-sensitive: the UART's stays pending as long as received bytes wait, and drops when the
+ * console has read them. */
+unsigned a64_gic_acknowledge(void)
+{
+	if (gic_version == 2)
+		return *reg32(VIRT_GICC_PA, GICC_IAR) & 0x3ff;
+	if (gic_version == 3) {
+		uint64_t iar = read_sysreg(s3_0_c12_c12_0); /* ICC_IAR1_EL1 */
+		isb();
+		return (unsigned)(iar & 0xffffff);
+	}
+	return GIC_INTID_SPURIOUS;
+}
+
+void a64_gic_end(unsigned intid)
+{
+	if (intid == GIC_INTID_SPURIOUS)
+		return;
+	if (gic_version == 2) {
+		*reg32(VIRT_GICC_PA, GICC_EOIR) = intid;
+	} else if (gic_version == 3) {
+		write_sysreg(s3_0_c12_c12_1, intid); /* ICC_EOIR1_EL1 */
 		isb();
 	}
 }

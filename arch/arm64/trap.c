@@ -1,8 +1,9 @@
-/* Exception decoding (ESR_EL1 into struct trap_info), syscall registers, and user mode. */
+/* Exception decoding (ESR_EL1 into struct trap_info), interrupts, and syscall registers. */
 #include <arch/cpu.h>
 #include <arch/trap.h>
 #include <arch/memory.h>
 #include <kernel/kernel.h>
+#include <kernel/sched.h>
 #include <asm/arm64.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>
@@ -32,16 +33,8 @@ enum { SLOT_SYNC, SLOT_IRQ, SLOT_FIQ, SLOT_SERROR };
 
 void a64_trap_entry(struct trap_frame *f, unsigned slot);
 __noreturn void a64_stack_overflow(struct trap_frame *f, unsigned slot);
+extern uintptr_t a64_kstack_limit; /* task.c */
 
-struct a64_user_ctx {
-	uint64_t callee_saved[12]; /* x19..x30 */
-	uint64_t sp;
-};
-long a64_user_enter(struct a64_user_ctx *ctx, uint64_t pc, uint64_t sp, uint64_t spsr);
-__noreturn void a64_user_leave(struct a64_user_ctx *ctx, long value);
-
-static struct a64_user_ctx user_ctx;
-static bool user_running;
 /* Exceptions taken from EL1 that are being handled right now: a second one means the handler
  * itself faulted, and printk may be what is broken. */
 static unsigned kernel_trap_depth;
@@ -204,9 +197,21 @@ void a64_trap_entry(struct trap_frame *f, unsigned slot)
 		return;
 	if (from_kernel && kernel_trap_depth++ > 0)
 		die_raw("exception inside the exception handler", f, slot);
-	if (SLOT_KIND(slot) == SLOT_IRQ)
-		a64_gic_acknowledge(); /* before the dispatcher, which may end the task */
 	decode(f, slot, &ti);
+	if (SLOT_KIND(slot) == SLOT_IRQ) {
+		/* Acknowledged and ended before the dispatcher, which may switch tasks. */
+		unsigned intid = a64_gic_acknowledge();
+
+		if (intid == A64_TIMER_PPI) {
+			a64_timer_rearm();
+			ti.irq = IRQ_TIMER;
+		} else if (intid == VIRT_UART_IRQ) {
+			ti.irq = IRQ_CONSOLE;
+		}
+		a64_gic_end(intid);
+	} else if (ti.kind == TRAP_SYSCALL) {
+		f->orig_x0 = f->x[0]; /* arch_syscall_restart's */
+	}
 	trap_dispatch(&ti);
 	if (from_kernel)
 		kernel_trap_depth--;
@@ -221,8 +226,8 @@ __noreturn void a64_stack_overflow(struct trap_frame *f, unsigned slot)
 		die_raw("exception while reporting a kernel stack overflow", f, slot);
 	reported = true;
 	kernel_trap_depth = 1;
-	printk("\nrndbits: kernel stack overflow: sp %#lx is below the kernel stack [%p, %p)\n",
-	       (unsigned long)f->sp, (void *)a64_kstack_bottom, (void *)a64_kstack_top);
+	printk("\nrndbits: kernel stack overflow: sp %#lx is below the task's kernel stack (%p)\n",
+	       (unsigned long)f->sp, (void *)(a64_kstack_limit - TF_SIZE));
 	decode(f, slot, &ti);
 	trap_dispatch(&ti);
 	arch_poweroff(EXIT_EXCEPTION);
@@ -251,32 +256,10 @@ void arch_syscall_set_return(struct trap_frame *f, long value)
 	f->x[0] = frame_is_compat(f) ? (uint64_t)(uint32_t)value : (uint64_t)value;
 }
 
-long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
-{
-	uint64_t spsr;
-	long value;
-
-	if (user_running)
-		panic("arm64: arch_user_run while a user program is running");
-	/* IRQs are unmasked in user mode only: the console's receive interrupt lets Ctrl-C stop a
-	 * program that never makes a system call. The kernel keeps PSTATE.I set. */
-	if (compat) {
-		spsr = PSR_MODE_USR32 | PSR_A | PSR_F | ((entry & 1) ? PSR_T : 0);
-		entry &= ~(uintptr_t)1;
-	} else {
-		spsr = PSR_MODE_EL0T | PSR_D | PSR_A | PSR_F;
-	}
-	user_running = true;
-	value = a64_user_enter(&user_ctx, entry, sp, spsr);
-	user_running = false;
-	return value;
-}
-
+/* The one-process model's exit, kept for callers not yet moved to process_exit (mm/fault.c):
+ * value is the shell's status, an exit code or 128 + the signal. */
 __noreturn void arch_user_exit(long value)
 {
-	if (!user_running)
-		panic("arm64: arch_user_exit without a user program");
-	/* Whatever trap we are in is abandoned with its frames. */
 	kernel_trap_depth = 0;
-	a64_user_leave(&user_ctx, value);
+	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
 }

@@ -18,6 +18,19 @@ extern volatile uint64_t jiffies;
  * interrupt (arch_idle) until one is. Returns when the caller runs again. */
 void schedule(void);
 
+/* The shell's wait for input: run another task if one is runnable, else wait for an interrupt
+ * once (arch_idle). The caller stays runnable and loops. */
+void sched_idle(void);
+
+/* A new user task's first return to user mode (fork's child, `run`'s program): the arch calls
+ * it on the task's own stack with the frame it is about to restore, so that a signal sent
+ * before the task ever ran (a Ctrl-C typed ahead) acts before its first instruction. */
+struct trap_frame;
+void sched_first_return_to_user(struct trap_frame *f);
+
+/* On the way back to user mode: schedule() if the tick ended the slice. */
+void sched_preempt(void);
+
 /* Called at every timer tick (interrupt context): wake sleepers whose time has come, and ask the
  * running user task to yield at its return to user mode when its time slice is over. */
 void sched_tick(void);

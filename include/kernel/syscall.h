@@ -33,6 +33,8 @@ struct syscall_table {
 	const struct syscall_entry *private_entries;
 	unsigned long private_base, private_size;
 	const char *uts_machine;              /* uname's machine on a kernel of this native ABI */
+	unsigned clone_child_tid_arg;         /* clone's child_tid argument: 0 means the 5th (4),
+					       * x86_64 sets 3 (its tls and child_tid swap) */
 };
 
 /* The table of the calling task's ABI: the native one, or (compat) the 32-bit one. Every arch
@@ -83,6 +85,20 @@ long sys_getrandom(const struct syscall_args *);
 long sys_sysinfo(const struct syscall_args *);
 long sys_kill(const struct syscall_args *);
 long sys_tgkill(const struct syscall_args *);
+long sys_tkill(const struct syscall_args *);
+long sys_fork(const struct syscall_args *);
+long sys_vfork(const struct syscall_args *);
+long sys_clone(const struct syscall_args *);
+long sys_execve(const struct syscall_args *);
+long sys_wait4(const struct syscall_args *);
+long sys_waitpid(const struct syscall_args *);
+long sys_waitid(const struct syscall_args *);
+long sys_setpgid(const struct syscall_args *);
+long sys_getpgid(const struct syscall_args *);
+long sys_getpgrp(const struct syscall_args *);
+long sys_getsid(const struct syscall_args *);
+long sys_setsid(const struct syscall_args *);
+long sys_pause(const struct syscall_args *);
 long sys_sched_yield(const struct syscall_args *);
 long sys_sched_getaffinity(const struct syscall_args *);
 long sys_prctl(const struct syscall_args *);
@@ -152,6 +168,11 @@ long sys_fstatat64(const struct syscall_args *);
 long sys_statx(const struct syscall_args *);
 long sys_ioctl(const struct syscall_args *);
 long sys_fcntl(const struct syscall_args *);      /* fcntl and fcntl64 */
+long sys_dup(const struct syscall_args *);
+long sys_dup2(const struct syscall_args *);
+long sys_dup3(const struct syscall_args *);
+long sys_pipe(const struct syscall_args *);       /* pipe and pipe2: kernel/pipe.c */
+long sys_pipe2(const struct syscall_args *);
 long sys_getdents64(const struct syscall_args *);
 long sys_getcwd(const struct syscall_args *);
 long sys_chdir(const struct syscall_args *);

@@ -278,7 +278,7 @@ SYSCALL(pread64, NULL)
 SYSCALL(pwrite64, NULL)
 #endif
 #ifdef __NR_pipe
-SYSCALL(pipe, NULL)
+SYSCALL(pipe, sys_pipe)
 #endif
 #ifdef __NR_select
 SYSCALL(select, NULL)
@@ -293,13 +293,13 @@ SYSCALL(msync, NULL)
 SYSCALL(mincore, NULL)
 #endif
 #ifdef __NR_dup
-SYSCALL(dup, NULL)
+SYSCALL(dup, sys_dup)
 #endif
 #ifdef __NR_dup2
-SYSCALL(dup2, NULL)
+SYSCALL(dup2, sys_dup2)
 #endif
 #ifdef __NR_pause
-SYSCALL(pause, NULL)
+SYSCALL(pause, sys_pause)
 #endif
 #ifdef __NR_getitimer
 SYSCALL(getitimer, NULL)
@@ -317,19 +317,19 @@ SYSCALL(socket, NULL)
 SYSCALL(connect, NULL)
 #endif
 #ifdef __NR_clone
-SYSCALL(clone, NULL)
+SYSCALL(clone, sys_clone)
 #endif
 #ifdef __NR_fork
-SYSCALL(fork, NULL)
+SYSCALL(fork, sys_fork)
 #endif
 #ifdef __NR_vfork
-SYSCALL(vfork, NULL)
+SYSCALL(vfork, sys_vfork)
 #endif
 #ifdef __NR_execve
-SYSCALL(execve, NULL)
+SYSCALL(execve, sys_execve)
 #endif
 #ifdef __NR_wait4
-SYSCALL(wait4, NULL)
+SYSCALL(wait4, sys_wait4)
 #endif
 #ifdef __NR_flock
 SYSCALL(flock, NULL)
@@ -410,13 +410,13 @@ SYSCALL(setuid, NULL)
 SYSCALL(setgid, NULL)
 #endif
 #ifdef __NR_setpgid
-SYSCALL(setpgid, NULL)
+SYSCALL(setpgid, sys_setpgid)
 #endif
 #ifdef __NR_getpgrp
-SYSCALL(getpgrp, NULL)
+SYSCALL(getpgrp, sys_getpgrp)
 #endif
 #ifdef __NR_setsid
-SYSCALL(setsid, NULL)
+SYSCALL(setsid, sys_setsid)
 #endif
 #ifdef __NR_setreuid
 SYSCALL(setreuid, NULL)
@@ -443,10 +443,10 @@ SYSCALL(setresgid, NULL)
 SYSCALL(getresgid, NULL)
 #endif
 #ifdef __NR_getpgid
-SYSCALL(getpgid, NULL)
+SYSCALL(getpgid, sys_getpgid)
 #endif
 #ifdef __NR_getsid
-SYSCALL(getsid, NULL)
+SYSCALL(getsid, sys_getsid)
 #endif
 #ifdef __NR_personality
 SYSCALL(personality, NULL)
@@ -473,7 +473,7 @@ SYSCALL(reboot, NULL)
 SYSCALL(sethostname, NULL)
 #endif
 #ifdef __NR_tkill
-SYSCALL(tkill, NULL)
+SYSCALL(tkill, sys_tkill)
 #endif
 #ifdef __NR_sched_setaffinity
 SYSCALL(sched_setaffinity, NULL)
@@ -524,10 +524,10 @@ SYSCALL(eventfd2, NULL)
 SYSCALL(epoll_create1, NULL)
 #endif
 #ifdef __NR_dup3
-SYSCALL(dup3, NULL)
+SYSCALL(dup3, sys_dup3)
 #endif
 #ifdef __NR_pipe2
-SYSCALL(pipe2, NULL)
+SYSCALL(pipe2, sys_pipe2)
 #endif
 #ifdef __NR_memfd_create
 SYSCALL(memfd_create, NULL)
@@ -557,7 +557,7 @@ SYSCALL(getresgid32, NULL)
 SYSCALL(getgroups32, NULL)
 #endif
 #ifdef __NR_waitpid
-SYSCALL(waitpid, NULL)
+SYSCALL(waitpid, sys_waitpid)
 #endif
 #ifdef __NR_sigaction
 SYSCALL(sigaction, NULL)
@@ -572,7 +572,7 @@ SYSCALL(signal, NULL)
 SYSCALL(_newselect, NULL)
 #endif
 #ifdef __NR_waitid
-SYSCALL(waitid, NULL)
+SYSCALL(waitid, sys_waitid)
 #endif
 #ifdef __NR_statfs64
 SYSCALL(statfs64, NULL)

@@ -52,8 +52,17 @@ struct mm {
 
 /* A fresh address space: root table with the kernel half. -ENOMEM on failure. */
 int mm_init(struct mm *mm, bool compat, unsigned asid);
-/* Free every frame, table and VMA of mm. */
+/* Free every frame, table and VMA of mm (a frame shared copy-on-write loses one owner). */
 void mm_destroy(struct mm *mm);
+
+/* fork's address space (mm/fork.c): child (uninitialised) gets parent's VMAs, every layout
+ * field, the parent's ASID and a root of its own mapping every page the parent has mapped.
+ * Image and special frames are shared as they are; private frames are shared copy-on-write:
+ * one more owner in the frame allocator, read-only in both (the parent's TLB entries for them
+ * flushed: parent must be the running address space, or none), copied by the first write
+ * (handle_mm_fault, copy_to_user). Page tables are never shared. 0, or -ENOMEM with the
+ * child freed (as if never made) and nothing lost. */
+int mm_fork(struct mm *child, struct mm *parent);
 
 struct vma *vma_find(struct mm *mm, uint64_t addr);
 /* Insert [start, end) (page aligned, free). -EEXIST if it overlaps, -ENOMEM if out of VMAs. */

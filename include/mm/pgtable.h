@@ -8,6 +8,8 @@
 /* Allocate a zeroed table for the root level (or a given level). Returns its physical address,
  * 0 when out of memory. */
 phys_addr_t pt_alloc_table(unsigned level);
+/* Give back a root table pt_alloc_table(0) made (its entries must be cleared first). */
+void pt_free_root(phys_addr_t root);
 
 /* Map [va, va+size) to [pa, pa+size) with prot. With PT_MAP_BLOCKS, use the largest leaf the
  * format allows where va, pa and the remaining size are aligned. Returns 0 or -ENOMEM/-EEXIST
@@ -49,6 +51,46 @@ void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out);
 
 /* Print a walk in the `pt walk` format: one line per level, then the result. */
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
+
+/* The one range traversal: every valid leaf (block or page) and every table below the root
+ * that [lo, hi] reaches (hi inclusive, so the top of the address space needs no special case),
+ * in address order; only tables that exist are visited, and empty slots are skipped without
+ * decoding. A leaf is seen whole even where it starts below lo (blocks are never split). */
+struct pt_leaf {
+	uint64_t va;          /* where the leaf starts */
+	uint64_t size;        /* bytes it maps */
+	unsigned level;
+	pte_t pte;
+	struct pte_info info; /* pte decoded */
+	void *table;          /* the table holding it (linear map), for pt_leaf_store */
+	unsigned index;
+};
+
+struct pt_visit_ops {
+	/* Each valid leaf; a non-zero return stops the visit and pt_visit returns it. NULL: none. */
+	int (*leaf)(const struct pt_leaf *leaf, void *ctx);
+	/* Each table below the root, before its entries (level, its address, the VA it starts
+	 * at). NULL: none. */
+	void (*table)(unsigned level, phys_addr_t table, uint64_t va, void *ctx);
+	unsigned flags;
+};
+
+enum {
+	/* Unlink and free every table below the root that is empty after its visit (also one
+	 * that was empty to begin with): unmap and teardown. */
+	PT_VISIT_FREE_EMPTY = 1u << 0,
+	/* The tables are not live (a root no CPU uses, see arch_switch_user_root): unlinking a
+	 * table needs no TLB flush. */
+	PT_VISIT_NOT_LIVE = 1u << 1,
+};
+
+int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
+	     void *ctx);
+
+/* Rewrite (or with 0 remove) a leaf the visitor handed over, made visible to the table walker.
+ * The caller flushes the TLB where the tables are live (pt_leaf_flush). */
+void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte);
+void pt_leaf_flush(const struct pt_leaf *leaf);
 
 /* Call fn for every valid leaf (block or page) reachable from root below va_end, in address
  * order: its VA, size, output address and permissions. Built from the tables alone. */

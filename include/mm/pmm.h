@@ -17,6 +17,16 @@ static inline phys_addr_t pmm_alloc_page(void) { return pmm_alloc_pages(0); }
 void pmm_free_pages(phys_addr_t pa, unsigned order);
 static inline void pmm_free_page(phys_addr_t pa) { pmm_free_pages(pa, 0); }
 
+/* Frames shared copy-on-write (mm_fork) count their owners. An allocated frame has one;
+ * pmm_page_get adds one (false when the count is at its limit: the caller copies instead),
+ * pmm_page_put drops one and frees the frame with the last (returns true then). A frame with
+ * more than one owner must not be freed with pmm_free_pages (a panic says so). */
+bool pmm_page_get(phys_addr_t pa);
+bool pmm_page_put(phys_addr_t pa);
+/* Owners of the frame at pa: 0 when it is free or not RAM the allocator manages (reserved
+ * frames such as the kernel image's count 1: they are not free). */
+unsigned pmm_page_refs(phys_addr_t pa);
+
 struct pmm_stats {
 	uint64_t total; /* frames managed (RAM minus nothing: reserved frames count as used) */
 	uint64_t used;

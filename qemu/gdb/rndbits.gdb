@@ -49,7 +49,7 @@ class RndBreaks(gdb.Command):
 class RndLayout(gdb.Command):
     """Print the current process's address-space layout and the ASLR knobs in force.
 Usage: rnd-layout [kept]
-Without an argument: the running process, or the one being exec'd when none runs yet."""
+Without an argument: the running user process."""
 
     def __init__(self):
         super().__init__("rnd-layout", gdb.COMMAND_DATA)
@@ -61,14 +61,16 @@ Without an argument: the running process, or the one being exec'd when none runs
                 print("rnd-layout: no kept process (run -k PROGRAM keeps one)")
                 return
         else:
-            cur = _rnd_value("'proc.c'::current")
-            if cur is not None and int(cur) != 0:
+            cur = _rnd_value("'proc.c'::current_proc")
+            if cur is not None and int(cur) != 0 and not bool(cur.dereference()["kernel"]):
                 proc, state = cur.dereference(), "running"
+            elif cur is not None:
+                print("rnd-layout: the shell (init, pid 1) runs, no user process")
+                return
             else:
-                proc = _rnd_value("'proc.c'::running")
-                state = "being exec'd (or the last one run)"
+                proc = None
         if proc is None:
-            print("rnd-layout: this kernel has no 'proc.c'::current (load the symbols of a "
+            print("rnd-layout: this kernel has no 'proc.c'::current_proc (load the symbols of a "
                   "BUILD=debug image)")
             return
         mm = proc["mm"]

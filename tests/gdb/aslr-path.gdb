@@ -11,7 +11,7 @@
 # expect: ^Temporary breakpoint 2, handle_mm_fault \(
 # expect: ^Temporary breakpoint 3, sys_brk \(
 # expect: ^Value returned is
-# expect: ^pid 1 probe, .*running
+# expect: ^pid 2 probe, .*running
 # expect: ^  mmap_base +0x0*[1-9a-f][0-9a-f]*000  random offset \d+ pages \(range.bits [1-9]
 # expect: ^  vm\.mmap_rnd(_compat)?_bits = \d+, kernel\.randomize_va_space = 2
 break arch_mmap_rnd

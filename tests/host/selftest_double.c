@@ -2,7 +2,7 @@
  * (arch/x86/64/pte.c, its make_leaf renamed real_arch_pte_make_leaf) behind a test double that
  * drops the write permission. `selftest sysctl_parse pte` must then fail exactly the pte suite's
  * leaf_round_trip case, which the harness's KTAP parser must name (qemu/tests/ktap_double.py).
- * The suites that need the running kernel (layout, pgtable) are not run here: their entry
+ * The suites that need the running kernel (layout, pgtable, fork) are not run here: their entry
  * points are stubs that say so. */
 #include <arch/mmu.h>
 #include <kernel/kernel.h>
@@ -48,6 +48,17 @@ STUB(void, pt_free_tables, phys_addr_t root, uint64_t va_end, bool free_frames, 
 STUB(phys_addr_t, pmm_alloc_pages, unsigned order)
 STUB(void, pmm_free_pages, phys_addr_t pa, unsigned order)
 STUB(void, pmm_get_stats, struct pmm_stats *st)
+
+static void fork_not_here(void)
+{
+	not_here("the fork suite");
+}
+
+const struct selftest_case fork_cases[FORK_NR_CASES] = {
+	{ "cow_write", fork_not_here },
+	{ "fork_costs_tables", fork_not_here },
+	{ "fork_out_of_memory", fork_not_here },
+};
 
 int main(void)
 {

@@ -20,10 +20,6 @@
 /* Fake arch and page tables: nothing is ever mapped. */
 uint64_t get_random_u64(void) { return 0; }
 phys_addr_t pt_alloc_table(unsigned level) { return 0x1000; }
-uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames) { return 0; }
-void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root) {}
-void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
-		    bool free_root) {}
 void arch_pt_init_user_root(void *root_va) {}
 void arch_tlb_flush_all(void) {}
 void arch_tlb_flush_page(uintptr_t va) {}
@@ -37,15 +33,30 @@ phys_addr_t pmm_alloc_pages(unsigned order) { return 0; }
 void pmm_free_pages(phys_addr_t pa, unsigned order) {}
 int mm_map_new_page(struct mm *m, uint64_t va, unsigned prot, phys_addr_t *pa_out) { return -12; }
 
-/* mprotect's page-table half: the last range and permissions it was asked to set. */
+/* mprotect's page-table half: the last range a leaf visit (no table freeing: not an unmap)
+ * covered and the permissions its leaf callback encoded. One fake leaf at the range's start. */
 static uint64_t protected_va, protected_size;
 static unsigned protected_prot;
-int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
+unsigned pmm_page_refs(phys_addr_t pa) { return 1; }
+bool pmm_page_put(phys_addr_t pa) { return true; }
+void pt_free_root(phys_addr_t root) {}
+void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte) {}
+void pt_leaf_flush(const struct pt_leaf *leaf) {}
+pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 {
-	protected_va = va;
-	protected_size = size;
 	protected_prot = prot;
 	return 0;
+}
+int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
+	     void *ctx)
+{
+	struct pt_leaf leaf = { .va = lo, .size = PAGE_SIZE, .info = { .kind = PTE_PAGE } };
+
+	if (ops->flags & PT_VISIT_FREE_EMPTY)
+		return 0;
+	protected_va = lo;
+	protected_size = hi - lo + 1;
+	return ops->leaf ? ops->leaf(&leaf, ctx) : 0;
 }
 
 #define P PAGE_SIZE

@@ -43,7 +43,12 @@ struct a64_device_frame {
 unsigned a64_gic_frames(const struct a64_device_frame **frames);
 void a64_gic_init(void);
 bool a64_gic_ready(void);
-void a64_gic_acknowledge(void);
+unsigned a64_gic_acknowledge(void);
+void a64_gic_end(unsigned intid);
+void a64_gic_enable_ppi(unsigned intid);
+#define A64_TIMER_PPI 27 /* the virtual timer's interrupt on QEMU virt */
+#define A64_GIC_SPURIOUS 1023
+void a64_timer_rearm(void);
 void a64_raw_puts(const char *s);
 void a64_raw_puthex(uint64_t v);
 

@@ -8,14 +8,15 @@
 #define TF_PSTATE (33 * 8) /* SPSR_EL1 */
 #define TF_ESR (34 * 8)
 #define TF_FAR (35 * 8)
-#define TF_SIZE (36 * 8)   /* a multiple of 16: sp stays aligned */
+#define TF_ORIG_X0 (36 * 8) /* x0 at a system call, for a restart (set by trap.c, not the asm) */
+#define TF_SIZE (38 * 8)   /* a multiple of 16: sp stays aligned */
 
-/* The kernel stack: KSTACK_SIZE bytes aligned to 2 * KSTACK_SIZE, above an unmapped guard of the
- * same size, so bit KSTACK_SHIFT of any sp inside the stack is 1 and in the guard 0. The vectors
- * test that one bit to catch an overflow before they push a frame into the guard. */
+/* The boot kernel stack (the shell's, init's): KSTACK_SIZE bytes above an unmapped guard of the
+ * same size. Each other task has a TASK_KSTACK_SIZE stack of its own (arch/arm64/task.c). */
 #define KSTACK_SHIFT 16
 #define KSTACK_SIZE (1 << KSTACK_SHIFT)
 #define EMERGENCY_STACK_SIZE 16384
+#define TASK_KSTACK_SIZE 16384
 
 #ifndef __ASSEMBLER__
 #include <lib/types.h>
@@ -27,6 +28,8 @@ struct trap_frame {
 	uint64_t pstate;
 	uint64_t esr;
 	uint64_t far;
+	uint64_t orig_x0;
+	uint64_t pad;
 };
 
 _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "entry.S and trap_frame.h disagree");
