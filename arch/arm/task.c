@@ -13,7 +13,7 @@
 
 extern char boot_svc_stack[];
 void arm_task_start_kernel(void);
-void arm_trap_return(void);
+void arm_task_start_user(void);
 void arm_user_state_save(struct arch_task *t);
 void arm_user_state_load(const struct arch_task *t);
 
@@ -69,7 +69,7 @@ struct trap_frame *arch_task_user_frame(struct arch_task *t)
 }
 
 /* The frame goes where a trap from user mode would have left it; the first switch continues
- * in entry.S's exception return, which restores it. */
+ * in entry.S's exception return (arm_task_start_user), which restores it. */
 int arch_task_create_user(struct arch_task *t, const struct trap_frame *frame, bool from_current)
 {
 	struct trap_frame *f;
@@ -78,7 +78,7 @@ int arch_task_create_user(struct arch_task *t, const struct trap_frame *frame, b
 		return -ENOMEM;
 	f = arch_task_user_frame(t);
 	*f = *frame;
-	push_switch_frame(t, (uintptr_t)f, arm_trap_return);
+	push_switch_frame(t, (uintptr_t)f, arm_task_start_user);
 	if (from_current)
 		arm_user_state_save(t);
 	return 0;
@@ -130,8 +130,9 @@ void arch_frame_set_fork_child(struct trap_frame *f)
 }
 
 /* The return address is the instruction after the svc: 4 bytes back in ARM state, 2 in Thumb
- * (a 16-bit svc). */
+ * (a 16-bit svc); r0 gets back the first argument the result replaced. */
 void arch_syscall_restart(struct trap_frame *f)
 {
+	f->r[0] = f->orig_r0;
 	f->pc -= (f->cpsr & ARM_PSR_T) ? 2 : 4;
 }

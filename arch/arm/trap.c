@@ -4,6 +4,7 @@
 #include <arch/trap.h>
 #include <asm/cp15.h>
 #include <asm/trap_frame.h>
+#include <kernel/sched.h>
 #include "arm.h"
 
 extern char arm_vectors[];
@@ -121,6 +122,7 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 		break;
 	case ARM_VEC_SVC:
 		decode_svc(&ti, f);
+		f->orig_r0 = f->r[0]; /* the result overwrites r0: arch_syscall_restart's */
 		break;
 	case ARM_VEC_PABT:
 		ti.name = "Prefetch Abort";
@@ -159,4 +161,11 @@ unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i)
 void arch_syscall_set_return(struct trap_frame *f, long value)
 {
 	f->r[0] = (uint32_t)value;
+}
+
+/* The one-process model's exit, kept for callers not yet moved to process_exit (mm/fault.c):
+ * value is the shell's status, an exit code or 128 + the signal. */
+__noreturn void arch_user_exit(long value)
+{
+	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
 }
