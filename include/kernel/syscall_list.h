@@ -269,7 +269,7 @@ SYSCALL(madvise, sys_madvise)
 SYSCALL(poll, NULL)
 #endif
 #ifdef __NR_rt_sigreturn
-SYSCALL(rt_sigreturn, NULL)
+SYSCALL(rt_sigreturn, sys_rt_sigreturn)
 #endif
 #ifdef __NR_pread64
 SYSCALL(pread64, NULL)
@@ -608,10 +608,10 @@ SYSCALL(sched_getscheduler, NULL)
 SYSCALL(rt_sigtimedwait, NULL)
 #endif
 #ifdef __NR_rt_sigsuspend
-SYSCALL(rt_sigsuspend, NULL)
+SYSCALL(rt_sigsuspend, sys_rt_sigsuspend)
 #endif
 #ifdef __NR_rt_sigpending
-SYSCALL(rt_sigpending, NULL)
+SYSCALL(rt_sigpending, sys_rt_sigpending)
 #endif
 #ifdef __NR_rt_sigqueueinfo
 SYSCALL(rt_sigqueueinfo, NULL)
@@ -620,7 +620,7 @@ SYSCALL(rt_sigqueueinfo, NULL)
 SYSCALL(sigsuspend, NULL)
 #endif
 #ifdef __NR_sigreturn
-SYSCALL(sigreturn, NULL)
+SYSCALL(sigreturn, sys_sigreturn)
 #endif
 #ifdef __NR_ppoll_time64
 SYSCALL(ppoll_time64, NULL)
