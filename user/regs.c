@@ -24,6 +24,7 @@ enum { NREG = 4 };
 static const char *const reg_names[NREG] = { "tpidr_el0", "tpidrro_el0", "fpsr", "fpcr" };
 static const uint64_t reg_reset[NREG] = { 0, 0, 0, 0 };
 static const uint64_t reg_set[NREG] = { 0x1122334455667788ull, 0, 0x0800009f, 0x03c00000 };
+#define REG_TP 0 /* the register a process may set to any value: `regs hold` puts its pid in */
 
 static void read_regs(uint64_t *r, struct fp_regs *fp)
 {
@@ -67,6 +68,7 @@ enum { NREG = 3 };
 static const char *const reg_names[NREG] = { "tpidrurw", "tpidruro", "fpscr" };
 static const uint64_t reg_reset[NREG] = { 0, 0, 0 };
 static const uint64_t reg_set[NREG] = { 0x11223344, 0, 0x03c0001f };
+#define REG_TP 0
 
 static void read_regs(uint64_t *r, struct fp_regs *fp)
 {
@@ -102,6 +104,7 @@ enum { NREG = 1 };
 static const char *const reg_names[NREG] = { "mxcsr" };
 static const uint64_t reg_reset[NREG] = { 0x1f80 };
 static const uint64_t reg_set[NREG] = { 0x7fbf };
+#define REG_TP (-1) /* MXCSR only: its reserved bits must stay clear */
 
 #ifdef __x86_64__
 #define XMM_ALL(op) op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) \
@@ -177,7 +180,7 @@ static int hold(unsigned long rounds)
 	unsigned long salt = (unsigned long)getpid() << 8;
 
 	for (unsigned i = 0; i < NREG; i++)
-		set[i] = reg_set[i] ^ (i == 0 ? salt : 0);
+		set[i] = reg_set[i] ^ ((int)i == REG_TP ? salt : 0);
 	for (unsigned i = 0; i < ARRAY_SIZE(fp.v); i++)
 		fp.v[i] = pattern(i) ^ ((uint64_t)salt << 32);
 	fp.nwords = ARRAY_SIZE(fp.v);
