@@ -215,6 +215,9 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 
 	memset(res, 0, sizeof(*res));
 	proc_reap_orphans();
+	/* run -k replaces the kept process: its frames come back before the new one needs any. */
+	if (flags & RUN_KEEP)
+		drop_kept();
 	struct process *p = proc_alloc();
 	if (!p) {
 		res->status = -EAGAIN;
