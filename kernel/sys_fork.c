@@ -50,14 +50,12 @@ static long do_fork(struct process *p, uint64_t child_tid, bool set_child_tid)
 		proc_free(c);
 		return err;
 	}
-	/* TODO(FILES): fd_table_fork(&c->files, &p->files) once h-files has it. Until then an open
-	 * file holds only its node and position (closing is forgetting), so a copy is a fork's
-	 * table, but for the shared offset. */
-	c->files = p->files;
+	fd_table_fork(&c->files, &p->files); /* the same open files: shared offsets */
 	struct trap_frame frame = *arch_task_user_frame(&p->task);
 	arch_frame_set_fork_child(&frame);
 	err = arch_task_create_user(&c->task, &frame, true);
 	if (err) {
+		fd_table_release(&c->files);
 		mm_destroy(&c->mm);
 		proc_free(c);
 		return err;
@@ -210,8 +208,7 @@ long sys_execve(const struct syscall_args *a)
 	arch_frame_init_user(arch_task_user_frame(&p->task), (uintptr_t)mm.entry,
 			     (uintptr_t)mm.start_stack, mm.compat);
 	arch_task_reset_user_state(&p->task);
-	/* TODO(FILES): fd_table_exec(&p->files) closing O_CLOEXEC descriptors, once h-files has
-	 * it. */
+	fd_table_exec(&p->files); /* FD_CLOEXEC descriptors close, the others stay */
 	reset_handlers(p);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
