@@ -213,7 +213,6 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	p->parent = init_proc;
 	p->pgid = p->pid; /* its own job, as a job-control shell makes it */
 	p->sid = init_proc->sid;
-	fd_table_init(&p->files);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
 	sys_state_init(p);
@@ -247,11 +246,11 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 	}
 	if (err) {
 		mm_destroy(&p->mm);
-		fd_table_release(&p->files);
 		res->status = err;
 		proc_free(p);
 		return;
 	}
+	fd_table_init(&p->files); /* the console on 0-2 */
 	p->in_use = true;
 	p->keep = flags & RUN_KEEP;
 	p->record_exit = !(flags & RUN_BACKGROUND);

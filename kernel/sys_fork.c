@@ -50,13 +50,13 @@ static long do_fork(struct process *p, uint64_t child_tid, bool set_child_tid)
 		proc_free(c);
 		return err;
 	}
-	fd_table_fork(&c->files, &p->files); /* the same open files: shared offsets */
+	fd_table_fork(&c->files, &p->files); /* cannot fail */
 	struct trap_frame frame = *arch_task_user_frame(&p->task);
 	arch_frame_set_fork_child(&frame);
 	err = arch_task_create_user(&c->task, &frame, true);
 	if (err) {
-		fd_table_release(&c->files);
 		mm_destroy(&c->mm);
+		fd_table_release(&c->files);
 		proc_free(c);
 		return err;
 	}
@@ -208,7 +208,7 @@ long sys_execve(const struct syscall_args *a)
 	arch_frame_init_user(arch_task_user_frame(&p->task), (uintptr_t)mm.entry,
 			     (uintptr_t)mm.start_stack, mm.compat);
 	arch_task_reset_user_state(&p->task);
-	fd_table_exec(&p->files); /* FD_CLOEXEC descriptors close, the others stay */
+	fd_table_exec(&p->files); /* O_CLOEXEC descriptors close, the others stay */
 	reset_handlers(p);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
