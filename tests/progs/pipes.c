@@ -8,6 +8,8 @@
  *   pipes fork      a producer child and a consumer parent: 1 MiB through, checked; two
  *                   children's PIPE_BUF writes never interleaved; EOF when the writers exit;
  *                   a child killed by SIGPIPE; an inherited descriptor sharing the offset
+ *   pipes cloexec   execve closes the FD_CLOEXEC descriptors (dup3's, pipe2's, F_SETFD's) and
+ *                   keeps the others, offset included
  * Each check prints one line; a failed one says FAIL and the program exits 1. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +43,9 @@ static const char *errname(int e)
 	case ESPIPE: return "ESPIPE";
 	case EFAULT: return "EFAULT";
 	case EMFILE: return "EMFILE";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case ENOEXEC: return "ENOEXEC";
 	default: return "another error";
 	}
 }
@@ -286,6 +291,37 @@ static void case_fork(void)
 	close(fd);
 }
 
+/* Before the exec: 3 a file read 10 bytes into, 4 its FD_CLOEXEC duplicate, 5 and 6 a pipe2
+ * (O_CLOEXEC), 7 a pipe's read end with FD_CLOEXEC cleared by F_SETFD (its write end 8 set). */
+static void case_cloexec(void)
+{
+	char buf[16];
+	int p[2], q[2];
+
+	check(open("/proc/self/exe", O_RDONLY) == 3 && read(3, buf, 10) == 10, "open, read 10");
+	check(dup3(3, 4, O_CLOEXEC) == 4, "dup3 O_CLOEXEC");
+	check(pipe2(p, O_CLOEXEC) == 0 && p[0] == 5 && p[1] == 6, "pipe2 O_CLOEXEC");
+	check(pipe2(q, O_CLOEXEC) == 0 && fcntl(q[0], F_SETFD, 0) == 0 && q[0] == 7, "F_SETFD 0");
+	check(pipe(p) == 0 && fcntl(p[1], F_SETFD, FD_CLOEXEC) == 0 && p[1] == 10, "F_SETFD 1");
+	char *argv[] = { "pipes", "after-exec", NULL };
+	execv("/proc/self/exe", argv);
+	printf("execv: FAIL (%s)\n", errname(errno));
+	exit(1);
+}
+
+static void case_after_exec(void)
+{
+	check(fcntl(3, F_GETFD) == 0 && lseek(3, 0, SEEK_CUR) == 10, "3 kept, its offset too");
+	check_err(fcntl(4, F_GETFD), EBADF, "4 (dup3 O_CLOEXEC) closed");
+	check_err(fcntl(5, F_GETFD), EBADF, "5 (pipe2 O_CLOEXEC) closed");
+	check_err(fcntl(6, F_GETFD), EBADF, "6 (pipe2 O_CLOEXEC) closed");
+	check(fcntl(7, F_GETFD) == 0, "7 (F_SETFD 0) kept");
+	check(fcntl(9, F_GETFD) == 0, "9 (a pipe's read end) kept");
+	check_err(fcntl(10, F_GETFD), EBADF, "10 (F_SETFD FD_CLOEXEC) closed");
+	char c;
+	check(read(9, &c, 1) == 0, "its write end gone with the exec: EOF");
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -299,8 +335,12 @@ int main(int argc, char **argv)
 		case_sigpipe();
 	else if (strcmp(what, "fork") == 0)
 		case_fork();
+	else if (strcmp(what, "cloexec") == 0)
+		case_cloexec();
+	else if (strcmp(what, "after-exec") == 0)
+		case_after_exec();
 	else {
-		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork\n");
+		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork|cloexec\n");
 		return 2;
 	}
 	printf("pipes %s: %s\n", what, failures ? "FAILED" : "all ok");
