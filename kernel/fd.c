@@ -108,6 +108,19 @@ struct file *fd_get(struct fd_table *t, long fd)
 	return t->fd[fd];
 }
 
+long fd_link_text(const struct file *f, char *buf, size_t size)
+{
+	int len;
+
+	if (f->kind == FILE_CONSOLE)
+		len = snprintf(buf, size, "/dev/console");
+	else if (f->kind == FILE_SPECIAL)
+		len = f->ops->name(f, buf, size);
+	else
+		len = snprintf(buf, size, "%s", f->node.path);
+	return MIN((long)len, (long)size - 1);
+}
+
 bool fd_cloexec(const struct fd_table *t, long fd)
 {
 	return fd >= 0 && fd < FD_MAX && (t->cloexec & (1u << fd));

@@ -27,6 +27,7 @@
 #include <kernel/syscall.h>
 #include <kernel/pipe.h>
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <mm/pmm.h>
 
@@ -183,11 +184,17 @@ static void pipe_stat(const struct file *f, struct kstat *k)
 	k->blksize = 4096;
 }
 
+static int pipe_name(const struct file *f, char *buf, size_t size)
+{
+	return snprintf(buf, size, "pipe:[%llu]", (unsigned long long)pipe_of(f)->ino);
+}
+
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
 	.stat = pipe_stat,
+	.name = pipe_name,
 };
 
 bool file_is_pipe(const struct file *f)

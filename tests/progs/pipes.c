@@ -70,6 +70,11 @@ static void case_pipe(void)
 	      "read end O_RDONLY, write end O_WRONLY");
 	check(fstat(p[0], &st) == 0 && fstat(p[1], &st2) == 0 && S_ISFIFO(st.st_mode) &&
 	      (st.st_mode & 0777) == 0600 && st.st_ino == st2.st_ino, "fstat: one FIFO, mode 0600");
+	char l3[64] = "", l4[64] = "", want[64];
+	snprintf(want, sizeof(want), "pipe:[%lu]", (unsigned long)st.st_ino);
+	check(readlink("/proc/self/fd/3", l3, sizeof(l3) - 1) > 0 &&
+	      readlink("/proc/self/fd/4", l4, sizeof(l4) - 1) > 0 && strcmp(l3, want) == 0 &&
+	      strcmp(l4, want) == 0, "/proc/self/fd/3 and 4 link to pipe:[its inode]");
 	check(write(p[1], "hello, ", 7) == 7 && write(p[1], "pipe", 4) == 4, "two writes");
 	check(read(p[0], buf, 5) == 5 && memcmp(buf, "hello", 5) == 0, "a short read");
 	check(read(p[0], buf, sizeof(buf)) == 6 && memcmp(buf, ", pipe", 6) == 0,
