@@ -26,7 +26,8 @@ static const char proc_sys[] = "/proc/sys";
 #define SYSCTL_TEXT_MAX 256   /* a sysctl file's text ("18\n") */
 #define PROC_INO_SYS 2        /* /proc/sys; /proc itself is 1, as on Linux */
 #define PROC_INO_SYSCTL 1000  /* + the entry's place in the table (dirs: + 500) */
-#define PROC_INO_PID(pid, k) (100000ull + (uint64_t)(pid) * 4 + (k)) /* 0 dir, 1 maps, 2 exe, 3 fd */
+/* /proc/PID (k 0), its maps (1), exe (2), fd (3) */
+#define PROC_INO_PID(pid, k) (100000ull + (uint64_t)(pid) * 4 + (k))
 #define PROC_INO_FD_BASE 10000000ull /* /proc/PID/fd/N: + pid * FD_MAX + N */
 #define PROC_INO_FD(pid, fd) (PROC_INO_FD_BASE + (uint64_t)(pid) * FD_MAX + (uint64_t)(fd))
 

@@ -39,7 +39,8 @@ struct kstat;
  * when the last descriptor naming the file closes. */
 struct file_ops {
 	long (*read)(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count);
-	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf, uint64_t count);
+	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf,
+		      uint64_t count);
 	void (*release)(struct file *f);
 	void (*stat)(const struct file *f, struct kstat *k);
 	/* What /proc/PID/fd/N links to ("pipe:[20001]"), into buf: snprintf's result. */
@@ -60,7 +61,7 @@ enum file_kind {
 struct file {
 	unsigned refs;        /* descriptors naming it; 0: a free slot of the pool */
 	enum file_kind kind;
-	unsigned flags;       /* the open flags F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
+	unsigned flags;       /* what F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
 	uint64_t pos;         /* a file's offset; a directory's next entry number */
 	struct fs_node node;  /* FILE_NODE */
 	const struct file_ops *ops; /* FILE_SPECIAL */
