@@ -12,7 +12,8 @@
  * - write with no read end open: -EPIPE and SIGPIPE to the writer.
  * - O_NONBLOCK: -EAGAIN where it would wait (a write of at most PIPE_BUF that does not fit
  *   whole, a longer one when nothing fits).
- * - A wait is interruptible: -EINTR when a signal is pending, or the bytes already moved.
+ * - A wait is interruptible: a signal ends it with the bytes already moved, or with nothing moved
+ *   -EINTR (restarted instead after a handler with SA_RESTART, as Linux's -ERESTARTSYS).
  *
  * Each end is an open file (struct file, FILE_SPECIAL) the pipe's ops serve; the pipe goes when
  * both ends are closed, its page back to the frame allocator. */
@@ -38,6 +39,12 @@
 #define PIPEFS_MINOR 12
 #define PIPE_INO_FIRST 20000
 #define S_IFIFO 0010000u
+/* A wait a signal ended with nothing moved: Linux's -ERESTARTSYS, which the return to user mode
+ * turns into a restart (a handler with SA_RESTART) or -EINTR. Its value is signal.h's (h-signal);
+ * before that lands every signal that ends a wait terminates the process. */
+#ifndef ERESTARTSYS
+#define ERESTARTSYS 512
+#endif
 
 struct pipe {
 	bool used;
@@ -105,7 +112,7 @@ static long pipe_read(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t cou
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (sched_sleep_interruptible(p, 0))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	size_t n = (size_t)MIN(count, (uint64_t)p->len);
 	if (copy_out(p, mm, ubuf, n))
@@ -140,7 +147,7 @@ static long pipe_write(struct file *f, struct mm *mm, uint64_t ubuf, const char 
 			if (f->flags & O_NONBLOCK)
 				return done ? (long)done : -EAGAIN;
 			if (sched_sleep_interruptible(p, 0))
-				return done ? (long)done : -EINTR;
+				return done ? (long)done : -ERESTARTSYS;
 			if (p->readers == 0)
 				return done ? (long)done : broken_pipe();
 			continue;

@@ -8,6 +8,8 @@
  *   pipes fork      a producer child and a consumer parent: 1 MiB through, checked; two
  *                   children's PIPE_BUF writes never interleaved; EOF when the writers exit;
  *                   a child killed by SIGPIPE; an inherited descriptor sharing the offset
+ *   pipes intr      a signal with a handler ends a waiting read: EINTR without SA_RESTART,
+ *                   restarted (the data arrives) with it
  *   pipes cloexec   execve closes the FD_CLOEXEC descriptors (dup3's, pipe2's, F_SETFD's) and
  *                   keeps the others, offset included
  * Each check prints one line; a failed one says FAIL and the program exits 1. */
@@ -296,6 +298,52 @@ static void case_fork(void)
 	close(fd);
 }
 
+static volatile sig_atomic_t handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* A child signals its parent, which waits in read, 50 ms on; with restart it then writes. */
+static void interrupted_read(int flags, const char *what)
+{
+	int p[2];
+	char buf[8];
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = flags;
+	sigaction(SIGUSR1, &sa, NULL);
+	handled = 0;
+	if (pipe(p))
+		return;
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		kill(parent, SIGUSR1);
+		usleep(50000);
+		write(p[1], "data", 4);
+		_exit(0);
+	}
+	long r = read(p[0], buf, sizeof(buf));
+	if (flags & SA_RESTART)
+		check(r == 4 && handled == 1, what);
+	else
+		check(r == -1 && errno == EINTR && handled == 1, what);
+	wait_status(pid);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void case_intr(void)
+{
+	interrupted_read(0, "a handler ends a waiting read: EINTR");
+	interrupted_read(SA_RESTART, "with SA_RESTART the read goes on");
+}
+
 /* Before the exec: 3 a file read 10 bytes into, 4 its FD_CLOEXEC duplicate, 5 and 6 a pipe2
  * (O_CLOEXEC), 7 a pipe's read end with FD_CLOEXEC cleared by F_SETFD (its write end 8 set). */
 static void case_cloexec(void)
@@ -340,12 +388,14 @@ int main(int argc, char **argv)
 		case_sigpipe();
 	else if (strcmp(what, "fork") == 0)
 		case_fork();
+	else if (strcmp(what, "intr") == 0)
+		case_intr();
 	else if (strcmp(what, "cloexec") == 0)
 		case_cloexec();
 	else if (strcmp(what, "after-exec") == 0)
 		case_after_exec();
 	else {
-		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork|cloexec\n");
+		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork|intr|cloexec\n");
 		return 2;
 	}
 	printf("pipes %s: %s\n", what, failures ? "FAILED" : "all ok");
