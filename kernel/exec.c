@@ -65,6 +65,10 @@ int exec_lookup(const char *path, bool compat, const struct fs_file **out)
 		abs[len - 1] = '\0';
 	if (fs_is_directory(abs))
 		return -EACCES; /* execve of a directory: EACCES (do_open_execat's S_ISREG check) */
+	/* /proc/self/exe names the program through a link: busybox's shell execs its applets so. */
+	struct fs_node n;
+	if (fs_resolve(abs, true, &n) == 0 && n.kind == FS_NODE_FILE)
+		strlcpy(abs, n.path, sizeof(abs));
 	const struct fs_file *f = fs_file_lookup(abs);
 	if (!f) /* a /proc/sys file exists but has no exec permission */
 		return fs_sysctl_file(abs) ? (trailing_slash ? -ENOTDIR : -EACCES) : -ENOENT;

@@ -108,6 +108,19 @@ struct file *fd_get(struct fd_table *t, long fd)
 	return t->fd[fd];
 }
 
+long fd_link_text(const struct file *f, char *buf, size_t size)
+{
+	int len;
+
+	if (f->kind == FILE_CONSOLE)
+		len = snprintf(buf, size, "/dev/console");
+	else if (f->kind == FILE_SPECIAL)
+		len = f->ops->name(f, buf, size);
+	else
+		len = snprintf(buf, size, "%s", f->node.path);
+	return MIN((long)len, (long)size - 1);
+}
+
 bool fd_cloexec(const struct fd_table *t, long fd)
 {
 	return fd >= 0 && fd < FD_MAX && (t->cloexec & (1u << fd));
@@ -322,6 +335,12 @@ long fd_install(struct fd_table *t, struct file *f, long min, bool cloexec)
 	return -EMFILE;
 }
 
+/* What F_GETFL will report of open's flags. */
+static unsigned open_status_flags(unsigned long flags)
+{
+	return (unsigned)(flags & (O_ACCMODE | O_APPEND | O_NONBLOCK));
+}
+
 /* The lowest free descriptor, so that open's -EMFILE comes before the pool's -ENFILE. */
 static bool table_full(const struct fd_table *t)
 {
@@ -331,6 +350,65 @@ static bool table_full(const struct fd_table *t)
 	return true;
 }
 
+/* /dev/null, which the namespace has no node for (its archive holds no device but
+ * /dev/console): reads end at once, writes vanish whole. A shell sends a background job's
+ * stdin there. Only open reaches it (stat of the name is ENOENT). */
+static long null_read(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count)
+{
+	(void)f, (void)mm, (void)ubuf, (void)count;
+	return 0;
+}
+
+static long null_write(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf,
+		       uint64_t count)
+{
+	(void)f, (void)mm, (void)ubuf, (void)kbuf;
+	return (long)count;
+}
+
+static void null_stat(const struct file *f, struct kstat *k)
+{
+	(void)f;
+	memset(k, 0, sizeof(*k));
+	k->dev_minor = 5; /* devtmpfs, as the console's */
+	k->ino = 4;
+	k->mode = 0020666; /* S_IFCHR, crw-rw-rw- */
+	k->nlink = 1;
+	k->rdev_major = 1;
+	k->rdev_minor = 3;
+	k->blksize = 4096;
+}
+
+static int null_name(const struct file *f, char *buf, size_t size)
+{
+	(void)f;
+	return snprintf(buf, size, "/dev/null");
+}
+
+static const struct file_ops null_ops = {
+	.read = null_read, .write = null_write, .stat = null_stat, .name = null_name,
+};
+
+static bool names_dev_null(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath)
+{
+	char path[FS_PATH_MAX];
+	bool trailing_slash;
+
+	return user_path_at(mm, t, dirfd, upath, path, &trailing_slash) == 0 && !trailing_slash &&
+	       strcmp(path, "/dev/null") == 0;
+}
+
+static long open_dev_null(struct fd_table *t, unsigned long flags)
+{
+	if (table_full(t))
+		return -EMFILE;
+	struct file *f = file_alloc(FILE_SPECIAL, open_status_flags(flags));
+	if (!f)
+		return -ENFILE;
+	f->ops = &null_ops;
+	return fd_install(t, f, 0, flags & O_CLOEXEC);
+}
+
 long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsigned long flags)
 {
 	struct fs_node node;
@@ -338,6 +416,8 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 
 	memset(&node, 0, sizeof(node));
 	long err = fd_lookup_at(mm, t, dirfd, upath, follow, false, &node);
+	if (err == -ENOENT && names_dev_null(mm, t, dirfd, upath))
+		return open_dev_null(t, flags);
 	if (err == -ENOENT && (flags & O_CREAT))
 		return create_error(mm, t, dirfd, upath, err);
 	if (err)
@@ -347,7 +427,7 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 		return err;
 	if (table_full(t))
 		return -EMFILE;
-	struct file *f = file_alloc(FILE_NODE, (unsigned)(flags & (O_ACCMODE | O_APPEND | O_NONBLOCK)));
+	struct file *f = file_alloc(FILE_NODE, open_status_flags(flags));
 	if (!f)
 		return -ENFILE;
 	f->node = node;

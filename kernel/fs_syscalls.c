@@ -263,9 +263,9 @@ long sys_close(const struct syscall_args *a)
 	return fd_close(files_of(a), fd_arg(a, 0));
 }
 
-/* The new offset for lseek on f, or -errno: the console and pipes cannot seek (-ESPIPE); /proc files
- * (seq_lseek) only from the start or the current offset; SEEK_DATA/SEEK_HOLE on a file whose
- * data has no holes. */
+/* The new offset for lseek on f, or -errno: the console, pipes and /dev/null cannot seek
+ * (-ESPIPE; Linux's /dev/null says 0); /proc files (seq_lseek) only from the start or the
+ * current offset; SEEK_DATA/SEEK_HOLE on a file whose data has no holes. */
 static int64_t seek(struct file *f, int64_t off, unsigned whence)
 {
 	int64_t base;

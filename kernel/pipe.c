@@ -12,7 +12,8 @@
  * - write with no read end open: -EPIPE and SIGPIPE to the writer.
  * - O_NONBLOCK: -EAGAIN where it would wait (a write of at most PIPE_BUF that does not fit
  *   whole, a longer one when nothing fits).
- * - A wait is interruptible: -EINTR when a signal is pending, or the bytes already moved.
+ * - A wait is interruptible: a signal ends it with the bytes already moved, or with nothing moved
+ *   -EINTR (restarted instead after a handler with SA_RESTART, as Linux's -ERESTARTSYS).
  *
  * Each end is an open file (struct file, FILE_SPECIAL) the pipe's ops serve; the pipe goes when
  * both ends are closed, its page back to the frame allocator. */
@@ -27,6 +28,7 @@
 #include <kernel/syscall.h>
 #include <kernel/pipe.h>
 #include <lib/errno.h>
+#include <lib/fmt.h>
 #include <lib/string.h>
 #include <mm/pmm.h>
 
@@ -37,6 +39,12 @@
 #define PIPEFS_MINOR 12
 #define PIPE_INO_FIRST 20000
 #define S_IFIFO 0010000u
+/* A wait a signal ended with nothing moved: Linux's -ERESTARTSYS, which the return to user mode
+ * turns into a restart (a handler with SA_RESTART) or -EINTR. Its value is signal.h's (h-signal);
+ * before that lands every signal that ends a wait terminates the process. */
+#ifndef ERESTARTSYS
+#define ERESTARTSYS 512
+#endif
 
 struct pipe {
 	bool used;
@@ -104,7 +112,7 @@ static long pipe_read(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t cou
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (sched_sleep_interruptible(p, 0))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	size_t n = (size_t)MIN(count, (uint64_t)p->len);
 	if (copy_out(p, mm, ubuf, n))
@@ -139,7 +147,7 @@ static long pipe_write(struct file *f, struct mm *mm, uint64_t ubuf, const char 
 			if (f->flags & O_NONBLOCK)
 				return done ? (long)done : -EAGAIN;
 			if (sched_sleep_interruptible(p, 0))
-				return done ? (long)done : -EINTR;
+				return done ? (long)done : -ERESTARTSYS;
 			if (p->readers == 0)
 				return done ? (long)done : broken_pipe();
 			continue;
@@ -183,11 +191,17 @@ static void pipe_stat(const struct file *f, struct kstat *k)
 	k->blksize = 4096;
 }
 
+static int pipe_name(const struct file *f, char *buf, size_t size)
+{
+	return snprintf(buf, size, "pipe:[%llu]", (unsigned long long)pipe_of(f)->ino);
+}
+
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
 	.stat = pipe_stat,
+	.name = pipe_name,
 };
 
 bool file_is_pipe(const struct file *f)

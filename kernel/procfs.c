@@ -9,6 +9,7 @@
  *   /proc/PID/exe     a link to the file it was exec'd from */
 #include <kernel/console.h>
 #include <kernel/cred.h>
+#include <kernel/fd.h>
 #include <kernel/fs.h>
 #include <kernel/initramfs.h>
 #include <kernel/kernel.h>
@@ -25,7 +26,10 @@ static const char proc_sys[] = "/proc/sys";
 #define SYSCTL_TEXT_MAX 256   /* a sysctl file's text ("18\n") */
 #define PROC_INO_SYS 2        /* /proc/sys; /proc itself is 1, as on Linux */
 #define PROC_INO_SYSCTL 1000  /* + the entry's place in the table (dirs: + 500) */
+/* /proc/PID (k 0), its maps (1), exe (2), fd (3) */
 #define PROC_INO_PID(pid, k) (100000ull + (uint64_t)(pid) * 4 + (k))
+#define PROC_INO_FD_BASE 10000000ull /* /proc/PID/fd/N: + pid * FD_MAX + N */
+#define PROC_INO_FD(pid, fd) (PROC_INO_FD_BASE + (uint64_t)(pid) * FD_MAX + (uint64_t)(fd))
 
 /* --- /proc/sys ---------------------------------------------------------------------------- */
 
@@ -121,6 +125,29 @@ static void set_dir(struct fs_node *n, unsigned perm, uint64_t ino, unsigned dev
 	n->dev_minor = dev_minor;
 }
 
+/* /proc/PID/fd/N: a link per open descriptor, its permission bits the access mode's (lr-x,
+ * l-wx, lrwx as Linux's). Followed, it is the file the descriptor's open file was opened from;
+ * the console's and a pipe's have no name to reopen here (-ENOENT; Linux reopens them). */
+static int resolve_fd(struct process *p, const char *name, bool follow, struct fs_node *n)
+{
+	int fd = 0;
+
+	if (name[0] < '0' || name[0] > '9' || (name[0] == '0' && name[1]))
+		return -ENOENT;
+	for (; *name >= '0' && *name <= '9' && fd < FD_MAX; name++)
+		fd = fd * 10 + (*name - '0');
+	struct file *f = fd_get(&p->files, fd);
+	if (*name || !f)
+		return -ENOENT;
+	if (follow)
+		return f->kind == FILE_NODE ? fs_resolve(f->node.path, true, n) : -ENOENT;
+	unsigned acc = f->flags & O_ACCMODE;
+	n->kind = FS_NODE_LINK;
+	n->mode = S_IFLNK | (acc != O_WRONLY ? 0500 : 0) | (acc != O_RDONLY ? 0300 : 0);
+	n->ino = PROC_INO_FD(p->pid, fd);
+	return 0;
+}
+
 /* path names something under /proc (path is "/proc" or below it): 0 or -ENOENT/-ENOTDIR. */
 static int resolve_proc(const char *path, bool follow, struct fs_node *n)
 {
@@ -207,6 +234,12 @@ static int resolve_proc(const char *path, bool follow, struct fs_node *n)
 		n->ino = PROC_INO_PID(pid, 2);
 		return 0;
 	}
+	if (strcmp(after, "fd") == 0) {
+		set_dir(n, 0555, PROC_INO_PID(pid, 3), FS_DEV_PROC_MINOR);
+		return 0;
+	}
+	if (strncmp(after, "fd/", 3) == 0)
+		return resolve_fd(p, after + 3, follow, n);
 	if (strncmp(after, "maps/", 5) == 0 || strncmp(after, "exe/", 4) == 0)
 		return -ENOTDIR;
 	return -ENOENT;
@@ -324,6 +357,12 @@ long fs_node_readlink(const struct fs_node *n, char *buf, size_t size)
 	if (!p)
 		return -ENOENT;
 	int len;
+	if (n->ino >= PROC_INO_FD_BASE) { /* /proc/PID/fd/N */
+		struct file *f = fd_get((struct fd_table *)&p->files, (long)(n->ino % FD_MAX));
+		if (!f)
+			return -ENOENT;
+		return fd_link_text(f, buf, size);
+	}
 	if (n->ino == PROC_INO_PID(0, 0)) /* /proc/self */
 		len = snprintf(buf, size, "%d", p->pid);
 	else
@@ -426,6 +465,20 @@ static void list_sysctl_dir(struct lister *l, const char *key)
 	}
 }
 
+/* /proc/PID/fd: the open descriptors, in increasing order. */
+static void list_fds(struct lister *l, int pid)
+{
+	struct process *p = process_of(pid);
+
+	for (long fd = 0; p && fd < FD_MAX; fd++) {
+		char name[8];
+		if (!fd_get(&p->files, fd))
+			continue;
+		snprintf(name, sizeof(name), "%ld", fd);
+		emit(l, name, PROC_INO_FD(pid, fd), DT_LNK);
+	}
+}
+
 static void list_children(const struct fs_node *n, struct lister *l)
 {
 	const char *path = n->path;
@@ -438,10 +491,13 @@ static void list_children(const struct fs_node *n, struct lister *l)
 		list_sysctl_dir(l, "");
 	} else if (sysctl_key(path)) {
 		list_sysctl_dir(l, sysctl_key(path));
+	} else if (n->pid && n->ino == PROC_INO_PID(n->pid, 3)) {
+		list_fds(l, n->pid);
 	} else if (n->pid) {
 		emit(l, "maps", PROC_INO_PID(n->pid, 1), DT_REG);
 		if (process_of(n->pid) && process_of(n->pid)->exe)
 			emit(l, "exe", PROC_INO_PID(n->pid, 2), DT_LNK);
+		emit(l, "fd", PROC_INO_PID(n->pid, 3), DT_DIR);
 	} else {
 		for (const struct fs_file *f = ramfs_next_child(path, ""); f;
 		     f = ramfs_next_child(path, f->name))

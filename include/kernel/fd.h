@@ -39,9 +39,12 @@ struct kstat;
  * when the last descriptor naming the file closes. */
 struct file_ops {
 	long (*read)(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count);
-	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf, uint64_t count);
+	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf,
+		      uint64_t count);
 	void (*release)(struct file *f);
 	void (*stat)(const struct file *f, struct kstat *k);
+	/* What /proc/PID/fd/N links to ("pipe:[20001]"), into buf: snprintf's result. */
+	int (*name)(const struct file *f, char *buf, size_t size);
 };
 
 enum file_kind {
@@ -58,7 +61,7 @@ enum file_kind {
 struct file {
 	unsigned refs;        /* descriptors naming it; 0: a free slot of the pool */
 	enum file_kind kind;
-	unsigned flags;       /* the open flags F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
+	unsigned flags;       /* what F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
 	uint64_t pos;         /* a file's offset; a directory's next entry number */
 	struct fs_node node;  /* FILE_NODE */
 	const struct file_ops *ops; /* FILE_SPECIAL */
@@ -119,6 +122,9 @@ long fd_dup(struct fd_table *t, long fd, long min, bool cloexec);
 /* dup2 and dup3: newfd made to name oldfd's open file, closing what it named. dup2 (dup3
  * false) of a descriptor onto itself is a no-op; dup3 refuses it (-EINVAL). newfd or -EBADF. */
 long fd_dup_to(struct fd_table *t, long oldfd, long newfd, bool cloexec, bool dup3);
+/* The target of /proc/PID/fd/N for the open file f: the path of a namespace node,
+ * "/dev/console", "pipe:[INODE]". Its length (cut to size - 1). */
+long fd_link_text(const struct file *f, char *buf, size_t size);
 /* FD_CLOEXEC of an open descriptor. */
 bool fd_cloexec(const struct fd_table *t, long fd);
 void fd_set_cloexec(struct fd_table *t, long fd, bool on);

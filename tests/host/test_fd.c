@@ -264,6 +264,14 @@ static void test_shared_files(void **state)
 	assert_int_equal(fd_get(&files, 3)->refs, 2);
 	fd_table_release(&files);
 
+	/* /dev/null: no node, still opens; reads end, writes vanish. */
+	fd_table_init(&files);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/dev/null"), O_RDWR), 3);
+	assert_int_equal(fd_read(&mm, &files, 3, user(buf), sizeof(buf)), 0);
+	assert_int_equal(fd_write(&mm, &files, 3, user("gone"), 4), 4);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/dev/null/"), 0), -ENOENT);
+	fd_table_release(&files);
+
 	struct file *got[NFILE];
 	for (int i = 0; i < NFILE; i++)
 		assert_non_null(got[i] = file_alloc(FILE_NODE, 0));

@@ -8,6 +8,10 @@
  *   pipes fork      a producer child and a consumer parent: 1 MiB through, checked; two
  *                   children's PIPE_BUF writes never interleaved; EOF when the writers exit;
  *                   a child killed by SIGPIPE; an inherited descriptor sharing the offset
+ *   pipes intr      a signal with a handler ends a waiting read: EINTR without SA_RESTART,
+ *                   restarted (the data arrives) with it
+ *   pipes cloexec   execve closes the FD_CLOEXEC descriptors (dup3's, pipe2's, F_SETFD's) and
+ *                   keeps the others, offset included
  * Each check prints one line; a failed one says FAIL and the program exits 1. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +45,9 @@ static const char *errname(int e)
 	case ESPIPE: return "ESPIPE";
 	case EFAULT: return "EFAULT";
 	case EMFILE: return "EMFILE";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case ENOEXEC: return "ENOEXEC";
 	default: return "another error";
 	}
 }
@@ -65,6 +72,11 @@ static void case_pipe(void)
 	      "read end O_RDONLY, write end O_WRONLY");
 	check(fstat(p[0], &st) == 0 && fstat(p[1], &st2) == 0 && S_ISFIFO(st.st_mode) &&
 	      (st.st_mode & 0777) == 0600 && st.st_ino == st2.st_ino, "fstat: one FIFO, mode 0600");
+	char l3[64] = "", l4[64] = "", want[64];
+	snprintf(want, sizeof(want), "pipe:[%lu]", (unsigned long)st.st_ino);
+	check(readlink("/proc/self/fd/3", l3, sizeof(l3) - 1) > 0 &&
+	      readlink("/proc/self/fd/4", l4, sizeof(l4) - 1) > 0 && strcmp(l3, want) == 0 &&
+	      strcmp(l4, want) == 0, "/proc/self/fd/3 and 4 link to pipe:[its inode]");
 	check(write(p[1], "hello, ", 7) == 7 && write(p[1], "pipe", 4) == 4, "two writes");
 	check(read(p[0], buf, 5) == 5 && memcmp(buf, "hello", 5) == 0, "a short read");
 	check(read(p[0], buf, sizeof(buf)) == 6 && memcmp(buf, ", pipe", 6) == 0,
@@ -286,6 +298,83 @@ static void case_fork(void)
 	close(fd);
 }
 
+static volatile sig_atomic_t handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* A child signals its parent, which waits in read, 50 ms on; with restart it then writes. */
+static void interrupted_read(int flags, const char *what)
+{
+	int p[2];
+	char buf[8];
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = flags;
+	sigaction(SIGUSR1, &sa, NULL);
+	handled = 0;
+	if (pipe(p))
+		return;
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		usleep(50000);
+		kill(parent, SIGUSR1);
+		usleep(50000);
+		write(p[1], "data", 4);
+		_exit(0);
+	}
+	long r = read(p[0], buf, sizeof(buf));
+	if (flags & SA_RESTART)
+		check(r == 4 && handled == 1, what);
+	else
+		check(r == -1 && errno == EINTR && handled == 1, what);
+	wait_status(pid);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void case_intr(void)
+{
+	interrupted_read(0, "a handler ends a waiting read: EINTR");
+	interrupted_read(SA_RESTART, "with SA_RESTART the read goes on");
+}
+
+/* Before the exec: 3 a file read 10 bytes into, 4 its FD_CLOEXEC duplicate, 5 and 6 a pipe2
+ * (O_CLOEXEC), 7 a pipe's read end with FD_CLOEXEC cleared by F_SETFD (its write end 8 set). */
+static void case_cloexec(void)
+{
+	char buf[16];
+	int p[2], q[2];
+
+	check(open("/proc/self/exe", O_RDONLY) == 3 && read(3, buf, 10) == 10, "open, read 10");
+	check(dup3(3, 4, O_CLOEXEC) == 4, "dup3 O_CLOEXEC");
+	check(pipe2(p, O_CLOEXEC) == 0 && p[0] == 5 && p[1] == 6, "pipe2 O_CLOEXEC");
+	check(pipe2(q, O_CLOEXEC) == 0 && fcntl(q[0], F_SETFD, 0) == 0 && q[0] == 7, "F_SETFD 0");
+	check(pipe(p) == 0 && fcntl(p[1], F_SETFD, FD_CLOEXEC) == 0 && p[1] == 10, "F_SETFD 1");
+	char *argv[] = { "pipes", "after-exec", NULL };
+	execv("/proc/self/exe", argv);
+	printf("execv: FAIL (%s)\n", errname(errno));
+	exit(1);
+}
+
+static void case_after_exec(void)
+{
+	check(fcntl(3, F_GETFD) == 0 && lseek(3, 0, SEEK_CUR) == 10, "3 kept, its offset too");
+	check_err(fcntl(4, F_GETFD), EBADF, "4 (dup3 O_CLOEXEC) closed");
+	check_err(fcntl(5, F_GETFD), EBADF, "5 (pipe2 O_CLOEXEC) closed");
+	check_err(fcntl(6, F_GETFD), EBADF, "6 (pipe2 O_CLOEXEC) closed");
+	check(fcntl(7, F_GETFD) == 0, "7 (F_SETFD 0) kept");
+	check(fcntl(9, F_GETFD) == 0, "9 (a pipe's read end) kept");
+	check_err(fcntl(10, F_GETFD), EBADF, "10 (F_SETFD FD_CLOEXEC) closed");
+	char c;
+	check(read(9, &c, 1) == 0, "its write end gone with the exec: EOF");
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -299,8 +388,14 @@ int main(int argc, char **argv)
 		case_sigpipe();
 	else if (strcmp(what, "fork") == 0)
 		case_fork();
+	else if (strcmp(what, "intr") == 0)
+		case_intr();
+	else if (strcmp(what, "cloexec") == 0)
+		case_cloexec();
+	else if (strcmp(what, "after-exec") == 0)
+		case_after_exec();
 	else {
-		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork\n");
+		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork|intr|cloexec\n");
 		return 2;
 	}
 	printf("pipes %s: %s\n", what, failures ? "FAILED" : "all ok");
