@@ -1,11 +1,14 @@
 /* A process's file descriptors over the file namespace (include/kernel/fs.h), with Linux's errors in
  * Linux's order: the console on 0 (reading it gives end of file, like </dev/null), 1 and 2
- * (writing prints), then opened files and directories.
+ * (writing prints), then opened files, directories and pipe ends (kernel/pipe.c).
  *
- * Each process has its own table (struct process's `files`): the console only at exec, all
- * closed at exit, so a later process that gets the same pid (the counter wraps) finds nothing
- * open. The console descriptors cannot be closed for good: close(0..2) succeeds and leaves
- * them open, so a program that closes stdout cannot lose the kernel's only output. */
+ * A descriptor names an open file description (struct file) from a pool of NFILE; dup, dup2,
+ * F_DUPFD and fork make more descriptors naming the same one, so they share its offset and
+ * status flags, as on Linux, and it goes back to the pool when the last of them closes. The
+ * console's two open files are not in the pool: every process started from the shell shares
+ * them (as a login session shares its terminal's), and their status flags return to the
+ * defaults when no descriptor names them any more. exit closes every descriptor, so a later
+ * process that gets the same pid (the counter wraps) finds nothing open. */
 #include <asm/fcntl.h>
 #include <kernel/console.h>
 #include <kernel/cred.h>
@@ -24,30 +27,97 @@
 #define WRITE_MAX 4095
 #define CONSOLE_CHUNK 256
 
+static struct file file_pool[NFILE];
+/* The console for reading (fd 0) and for writing (1 and 2): a write to 0 is EBADF, so nothing
+ * a program does with fd 0 reaches the console. */
+static struct file console_in = { .kind = FILE_CONSOLE, .flags = O_RDONLY };
+static struct file console_out = { .kind = FILE_CONSOLE, .flags = O_WRONLY };
+
+struct file *file_alloc(enum file_kind kind, unsigned flags)
+{
+	for (unsigned i = 0; i < NFILE; i++) {
+		struct file *f = &file_pool[i];
+		if (f->refs)
+			continue;
+		memset(f, 0, sizeof(*f));
+		f->refs = 1;
+		f->kind = kind;
+		f->flags = flags;
+		return f;
+	}
+	return NULL;
+}
+
+static struct file *file_get(struct file *f)
+{
+	f->refs++;
+	return f;
+}
+
+void file_put(struct file *f)
+{
+	if (--f->refs)
+		return;
+	if (f->kind == FILE_CONSOLE) {
+		/* A program's F_SETFL does not outlive the last descriptor: the next one finds
+		 * the console as the kernel left it. */
+		f->flags &= O_ACCMODE;
+		return;
+	}
+	if (f->kind == FILE_SPECIAL && f->ops->release)
+		f->ops->release(f);
+}
+
 void fd_table_init(struct fd_table *t)
 {
 	memset(t, 0, sizeof(*t));
-	for (int fd = 0; fd < FD_CONSOLE_FDS; fd++) {
-		t->files[fd].used = true;
-		t->files[fd].console = true;
-		/* stdin for reading, stdout and stderr for writing (a write to 0 is EBADF, so
-		 * nothing a program does with fd 0 reaches the console). */
-		t->files[fd].flags = fd == 0 ? O_RDONLY : O_WRONLY;
-	}
+	t->fd[0] = file_get(&console_in);
+	t->fd[1] = file_get(&console_out);
+	t->fd[2] = file_get(&console_out);
 	strlcpy(t->cwd, "/", sizeof(t->cwd));
 }
 
 void fd_table_release(struct fd_table *t)
 {
-	/* An open file holds nothing but its node and position: closing is forgetting. */
+	for (int fd = 0; fd < FD_MAX; fd++)
+		if (t->fd[fd])
+			file_put(t->fd[fd]);
 	memset(t, 0, sizeof(*t));
+}
+
+int fd_table_fork(struct fd_table *child, const struct fd_table *parent)
+{
+	*child = *parent;
+	for (int fd = 0; fd < FD_MAX; fd++)
+		if (child->fd[fd])
+			file_get(child->fd[fd]);
+	return 0;
+}
+
+void fd_table_exec(struct fd_table *t)
+{
+	for (int fd = 0; fd < FD_MAX; fd++)
+		if (t->fd[fd] && (t->cloexec & (1u << fd)))
+			fd_close(t, fd);
 }
 
 struct file *fd_get(struct fd_table *t, long fd)
 {
-	if (fd < 0 || fd >= FD_MAX || !t->files[fd].used)
+	if (fd < 0 || fd >= FD_MAX)
 		return NULL;
-	return &t->files[fd];
+	return t->fd[fd];
+}
+
+bool fd_cloexec(const struct fd_table *t, long fd)
+{
+	return fd >= 0 && fd < FD_MAX && (t->cloexec & (1u << fd));
+}
+
+void fd_set_cloexec(struct fd_table *t, long fd, bool on)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return;
+	t->cloexec = on ? t->cloexec | 1u << fd : t->cloexec & ~(1u << fd);
 }
 
 /* Linux's access_ok: the whole range must lie below the task's TASK_SIZE and not wrap. */
@@ -89,7 +159,7 @@ static long start_dir(struct fd_table *t, long dirfd, const char **dir)
 	struct file *f = fd_get(t, dirfd);
 	if (!f)
 		return -EBADF;
-	if (f->console || f->node.kind != FS_NODE_DIR)
+	if (f->kind != FILE_NODE || f->node.kind != FS_NODE_DIR)
 		return -ENOTDIR;
 	*dir = f->node.path;
 	return 0;
@@ -137,8 +207,8 @@ static long lookup_empty(struct fd_table *t, long dirfd, struct fs_node *n)
 	struct file *f = fd_get(t, dirfd);
 	if (!f)
 		return -EBADF;
-	if (f->console)
-		return -ENOENT; /* no node: the callers that take fds handle the console first */
+	if (f->kind != FILE_NODE)
+		return -ENOENT; /* no node: the callers that take fds handle the others first */
 	*n = f->node;
 	return 0;
 }
@@ -239,35 +309,49 @@ static long may_open(const struct fs_node *n, unsigned long flags)
 	return 0;
 }
 
-static long install(struct fd_table *t, const struct file *f, long min)
+long fd_install(struct fd_table *t, struct file *f, long min, bool cloexec)
 {
 	for (long fd = MAX(min, 0); fd < FD_MAX; fd++) {
-		if (t->files[fd].used)
+		if (t->fd[fd])
 			continue;
-		t->files[fd] = *f;
-		t->files[fd].used = true;
+		t->fd[fd] = f;
+		fd_set_cloexec(t, fd, cloexec);
 		return fd;
 	}
+	file_put(f);
 	return -EMFILE;
+}
+
+/* The lowest free descriptor, so that open's -EMFILE comes before the pool's -ENFILE. */
+static bool table_full(const struct fd_table *t)
+{
+	for (long fd = 0; fd < FD_MAX; fd++)
+		if (!t->fd[fd])
+			return false;
+	return true;
 }
 
 long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsigned long flags)
 {
-	struct file f;
+	struct fs_node node;
 	bool follow = !(flags & O_NOFOLLOW);
 
-	memset(&f, 0, sizeof(f));
-	long err = fd_lookup_at(mm, t, dirfd, upath, follow, false, &f.node);
+	memset(&node, 0, sizeof(node));
+	long err = fd_lookup_at(mm, t, dirfd, upath, follow, false, &node);
 	if (err == -ENOENT && (flags & O_CREAT))
 		return create_error(mm, t, dirfd, upath, err);
 	if (err)
 		return err;
-	err = may_open(&f.node, flags);
+	err = may_open(&node, flags);
 	if (err)
 		return err;
-	f.flags = (unsigned)(flags & (O_ACCMODE | O_APPEND | O_NONBLOCK));
-	f.cloexec = flags & O_CLOEXEC;
-	return install(t, &f, FD_CONSOLE_FDS);
+	if (table_full(t))
+		return -EMFILE;
+	struct file *f = file_alloc(FILE_NODE, (unsigned)(flags & (O_ACCMODE | O_APPEND | O_NONBLOCK)));
+	if (!f)
+		return -ENFILE;
+	f->node = node;
+	return fd_install(t, f, 0, flags & O_CLOEXEC);
 }
 
 long fd_dup(struct fd_table *t, long fd, long min, bool cloexec)
@@ -278,9 +362,28 @@ long fd_dup(struct fd_table *t, long fd, long min, bool cloexec)
 		return -EBADF;
 	if (min < 0 || min >= FD_MAX)
 		return -EINVAL;
-	struct file copy = *f;
-	copy.cloexec = cloexec;
-	return install(t, &copy, min);
+	return fd_install(t, file_get(f), min, cloexec);
+}
+
+long fd_dup_to(struct fd_table *t, long oldfd, long newfd, bool cloexec, bool dup3)
+{
+	struct file *f = fd_get(t, oldfd);
+
+	if (dup3 && oldfd == newfd)
+		return -EINVAL;
+	if (newfd < 0 || newfd >= FD_MAX)
+		return -EBADF;
+	if (!f)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	/* Take the new reference first: the old file may be the same one. */
+	file_get(f);
+	if (t->fd[newfd])
+		file_put(t->fd[newfd]);
+	t->fd[newfd] = f;
+	fd_set_cloexec(t, newfd, cloexec);
+	return newfd;
 }
 
 long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t count)
@@ -290,15 +393,17 @@ long fd_read(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_t
 
 	if (!f || (f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (!f->console && f->node.kind == FS_NODE_DIR)
+	if (f->kind == FILE_NODE && f->node.kind == FS_NODE_DIR)
 		return -EISDIR;
 	/* Linux's read checks the buffer (access_ok) before the file's own read, so even the
 	 * console's empty input refuses a kernel or wrapping buffer. */
 	if (!access_ok(mm, ubuf, count))
 		return -EFAULT;
 	count = MIN(count, (uint64_t)MAX_RW_COUNT);
-	if (f->console)
+	if (f->kind == FILE_CONSOLE)
 		return 0;
+	if (f->kind == FILE_SPECIAL)
+		return f->ops->read(f, mm, ubuf, count);
 	uint64_t done = 0;
 	while (done < count) {
 		size_t want = (size_t)MIN((uint64_t)sizeof(buf), count - done);
@@ -359,8 +464,10 @@ long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_
 	if (!access_ok(mm, ubuf, count))
 		return -EFAULT;
 	count = MIN(count, (uint64_t)MAX_RW_COUNT);
-	if (f->console)
+	if (f->kind == FILE_CONSOLE)
 		return console_write_user(mm, ubuf, count);
+	if (f->kind == FILE_SPECIAL)
+		return f->ops->write(f, mm, ubuf, NULL, count);
 	if (f->node.kind != FS_NODE_SYSCTL)
 		return -EINVAL; /* nothing else is open for writing (open refused it) */
 	long err = fs_node_permission(&f->node, current_uid(), 02);
@@ -374,10 +481,12 @@ long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_
 
 long fd_write_kernel(struct file *f, const char *buf, size_t len)
 {
-	if (f->console) {
+	if (f->kind == FILE_CONSOLE) {
 		console_write(buf, len);
 		return (long)len;
 	}
+	if (f->kind == FILE_SPECIAL)
+		return f->ops->write(f, NULL, 0, buf, len);
 	if (f->node.kind != FS_NODE_SYSCTL)
 		return -EINVAL;
 	long err = fs_node_permission(&f->node, current_uid(), 02);
@@ -392,8 +501,8 @@ long fd_close(struct fd_table *t, long fd)
 
 	if (!f)
 		return -EBADF;
-	if (fd < FD_CONSOLE_FDS)
-		return 0;
-	f->used = false;
+	t->fd[fd] = NULL;
+	fd_set_cloexec(t, fd, false);
+	file_put(f);
 	return 0;
 }

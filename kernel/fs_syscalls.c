@@ -170,8 +170,8 @@ long sys_writev(const struct syscall_args *a)
  * *offset (left in place and the new offset stored back) or from its position (which moves),
  * written to out_fd; busybox cat tries it before read and write. off_size is the width of
  * *offset: 4 for the 32-bit ABIs' sendfile (off_t, files below 2 GiB), 8 for sendfile64 and the
- * 64-bit ABIs. The input must be a file with bytes to read (a directory or the console: EINVAL,
- * as a file without splice_read). */
+ * 64-bit ABIs. The input must be a file with bytes to read (a directory, the console or a pipe:
+ * EINVAL, as a file without splice_read). */
 static long do_sendfile(const struct syscall_args *a, unsigned off_size)
 {
 	struct fd_table *t = files_of(a);
@@ -195,7 +195,7 @@ static long do_sendfile(const struct syscall_args *a, unsigned off_size)
 		return -EINVAL;
 	if (!out || (out->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
-	if (in->console || in->node.kind == FS_NODE_DIR)
+	if (in->kind != FILE_NODE || in->node.kind == FS_NODE_DIR)
 		return -EINVAL;
 	uint64_t max = off_size == 4 ? INT32_MAX : INT64_MAX;
 	if ((uint64_t)pos >= max)
@@ -263,14 +263,14 @@ long sys_close(const struct syscall_args *a)
 	return fd_close(files_of(a), fd_arg(a, 0));
 }
 
-/* The new offset for lseek on f, or -errno: the console cannot seek (-ESPIPE); /proc files
+/* The new offset for lseek on f, or -errno: the console and pipes cannot seek (-ESPIPE); /proc files
  * (seq_lseek) only from the start or the current offset; SEEK_DATA/SEEK_HOLE on a file whose
  * data has no holes. */
 static int64_t seek(struct file *f, int64_t off, unsigned whence)
 {
 	int64_t base;
 
-	if (f->console)
+	if (f->kind != FILE_NODE)
 		return -ESPIPE;
 	int64_t size = f->node.kind == FS_NODE_FILE ? (int64_t)f->node.size : 0;
 	bool proc = f->node.kind == FS_NODE_SYSCTL || f->node.kind == FS_NODE_MAPS;
@@ -364,8 +364,10 @@ static long stat_fd(const struct syscall_args *a, long fd, struct kstat *k)
 
 	if (!f)
 		return -EBADF;
-	if (f->console)
+	if (f->kind == FILE_CONSOLE)
 		stat_console(k);
+	else if (f->kind == FILE_SPECIAL)
+		f->ops->stat(f, k);
 	else
 		stat_node(&f->node, k);
 	return 0;
@@ -563,10 +565,8 @@ long sys_ioctl(const struct syscall_args *a)
 	/* The commands every file answers (do_vfs_ioctl), before the file's own. */
 	switch (cmd) {
 	case FIOCLEX:
-		f->cloexec = true;
-		return 0;
 	case FIONCLEX:
-		f->cloexec = false;
+		fd_set_cloexec(files_of(a), fd_arg(a, 0), cmd == FIOCLEX);
 		return 0;
 	case FIONBIO:
 		if (copy_from_user(mm_of(a), &on, arg, sizeof(on)))
@@ -574,7 +574,7 @@ long sys_ioctl(const struct syscall_args *a)
 		f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~(unsigned)O_NONBLOCK;
 		return 0;
 	}
-	return f->console ? console_ioctl(a, cmd, arg) : -ENOTTY;
+	return f->kind == FILE_CONSOLE ? console_ioctl(a, cmd, arg) : -ENOTTY;
 }
 
 long sys_fcntl(const struct syscall_args *a)
@@ -593,9 +593,9 @@ long sys_fcntl(const struct syscall_args *a)
 			return -EINVAL;
 		return fd_dup(files_of(a), fd, (long)(uint32_t)arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
-		return f->cloexec ? FD_CLOEXEC : 0;
+		return fd_cloexec(files_of(a), fd) ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		f->cloexec = arg & FD_CLOEXEC;
+		fd_set_cloexec(files_of(a), fd, arg & FD_CLOEXEC);
 		return 0;
 	case F_GETFL:
 		return f->flags;
@@ -606,6 +606,27 @@ long sys_fcntl(const struct syscall_args *a)
 	default:
 		return -EINVAL;
 	}
+}
+
+/* --- dup ------------------------------------------------------------------------------------ */
+
+long sys_dup(const struct syscall_args *a)
+{
+	return fd_dup(files_of(a), fd_arg(a, 0), 0, false);
+}
+
+long sys_dup2(const struct syscall_args *a)
+{
+	return fd_dup_to(files_of(a), fd_arg(a, 0), fd_arg(a, 1), false, false);
+}
+
+long sys_dup3(const struct syscall_args *a)
+{
+	unsigned flags = (unsigned)a->a[2];
+
+	if (flags & ~(unsigned)O_CLOEXEC)
+		return -EINVAL;
+	return fd_dup_to(files_of(a), fd_arg(a, 0), fd_arg(a, 1), flags & O_CLOEXEC, true);
 }
 
 /* --- Directories ---------------------------------------------------------------------------- */
@@ -621,7 +642,7 @@ long sys_getdents64(const struct syscall_args *a)
 
 	if (!f)
 		return -EBADF;
-	if (f->console || f->node.kind != FS_NODE_DIR)
+	if (f->kind != FILE_NODE || f->node.kind != FS_NODE_DIR)
 		return -ENOTDIR;
 	if (ubuf + count < ubuf || ubuf + count > mm_of(a)->geo.task_size)
 		return -EFAULT;
@@ -738,7 +759,12 @@ const struct fs_file *fd_mmap_file(struct process *p, long fd, long *err)
 		*err = -EBADF;
 		return NULL;
 	}
-	if (f->console || f->node.kind != FS_NODE_FILE || (f->flags & O_ACCMODE) == O_WRONLY) {
+	if (f->kind == FILE_SPECIAL) { /* a pipe has no mmap */
+		*err = -ENODEV;
+		return NULL;
+	}
+	if (f->kind == FILE_CONSOLE || f->node.kind != FS_NODE_FILE ||
+	    (f->flags & O_ACCMODE) == O_WRONLY) {
 		*err = -EACCES;
 		return NULL;
 	}

@@ -11,6 +11,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <arch/signal.h>
 #include <kernel/syscall.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -42,7 +43,9 @@ static long do_fork(struct process *p, uint64_t child_tid, bool set_child_tid)
 	c->sid = p->sid;
 	memcpy(c->name, p->name, sizeof(c->name));
 	c->exe = p->exe;
-	c->sys = p->sys;
+	c->sys = p->sys; /* actions, mask, limits; pending signals are the parent's alone */
+	c->sys.sigpending = 0;
+	c->sys.restore_sigmask = false;
 	c->quiet_faults = p->quiet_faults;
 	c->no_randomize = p->no_randomize;
 	int err = mm_fork(&c->mm, &p->mm);
@@ -50,15 +53,13 @@ static long do_fork(struct process *p, uint64_t child_tid, bool set_child_tid)
 		proc_free(c);
 		return err;
 	}
-	/* TODO(FILES): fd_table_fork(&c->files, &p->files) once h-files has it. Until then an open
-	 * file holds only its node and position (closing is forgetting), so a copy is a fork's
-	 * table, but for the shared offset. */
-	c->files = p->files;
+	fd_table_fork(&c->files, &p->files); /* cannot fail */
 	struct trap_frame frame = *arch_task_user_frame(&p->task);
 	arch_frame_set_fork_child(&frame);
 	err = arch_task_create_user(&c->task, &frame, true);
 	if (err) {
 		mm_destroy(&c->mm);
+		fd_table_release(&c->files);
 		proc_free(c);
 		return err;
 	}
@@ -210,8 +211,7 @@ long sys_execve(const struct syscall_args *a)
 	arch_frame_init_user(arch_task_user_frame(&p->task), (uintptr_t)mm.entry,
 			     (uintptr_t)mm.start_stack, mm.compat);
 	arch_task_reset_user_state(&p->task);
-	/* TODO(FILES): fd_table_exec(&p->files) closing O_CLOEXEC descriptors, once h-files has
-	 * it. */
+	fd_table_exec(&p->files); /* O_CLOEXEC descriptors close, the others stay */
 	reset_handlers(p);
 	strlcpy(p->name, prog->name, sizeof(p->name));
 	p->exe = prog;
@@ -373,13 +373,17 @@ static bool may_signal(const struct process *p, const struct process *q)
 	return p->uid == UID_ROOT || p->uid == q->uid;
 }
 
-/* Send sig to q after the checks: 0, -EPERM. init ignores every signal it has no handler for. */
-static long send_checked(struct process *p, struct process *q, int sig)
+/* Send sig to q after the checks, with the sender in siginfo (code SI_USER for kill, SI_TKILL
+ * for tkill/tgkill): 0, -EPERM. init ignores every signal it has no handler for. */
+static long send_checked(struct process *p, struct process *q, int sig, int code)
 {
 	if (!may_signal(p, q))
 		return -EPERM;
-	if (sig && !q->kernel && q->state != PROC_ZOMBIE)
-		signal_send(q, sig);
+	if (sig && !q->kernel && q->state != PROC_ZOMBIE) {
+		struct signal_info info = { .signo = sig, .code = code, .pid = p->pid,
+					    .uid = p->uid };
+		signal_send_info(q, &info);
+	}
 	return 0;
 }
 
@@ -396,7 +400,7 @@ long sys_kill(const struct syscall_args *a)
 	if (pid > 0) {
 		for (unsigned i = 0; i < NPROC; i++)
 			if (proc_slot(i)->state != PROC_FREE && proc_slot(i)->pid == pid)
-				return send_checked(p, proc_slot(i), (int)sig);
+				return send_checked(p, proc_slot(i), (int)sig, SI_USER);
 		return -ESRCH;
 	}
 	/* A group (0: the caller's), or -1: everyone but init and the caller. */
@@ -410,7 +414,7 @@ long sys_kill(const struct syscall_args *a)
 		if (pid == -1 ? (q->pid == 1 || q == p) : q->pgid != pgid)
 			continue;
 		found = true;
-		if (!send_checked(p, q, (int)sig))
+		if (!send_checked(p, q, (int)sig, SI_USER))
 			sent = true;
 	}
 	if (found)
@@ -427,7 +431,7 @@ static long kill_thread(struct process *p, int tgid, int tid, unsigned long sig)
 	struct process *q = process_find(tid);
 	if (!q || (tgid > 0 && tgid != tid))
 		return -ESRCH;
-	return send_checked(p, q, (int)sig);
+	return send_checked(p, q, (int)sig, SI_TKILL);
 }
 
 long sys_tkill(const struct syscall_args *a)

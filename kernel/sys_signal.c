@@ -1,23 +1,21 @@
-/* Signals, accepted and recorded: rt_sigaction, rt_sigprocmask and sigaltstack keep what the
- * program asks and give back the old values in Linux's layouts, so libc start-up and
- * programs that install handlers go on. No handler ever runs: a fault or kill takes the
- * default action (kernel/proc.c, kernel/sys_proc.c). */
+/* The signal system calls: rt_sigaction, rt_sigprocmask, sigaltstack in Linux's layouts,
+ * rt_sigreturn and sigreturn (the arch reads the frame back, include/arch/signal.h),
+ * rt_sigpending and rt_sigsuspend. Delivery itself is kernel/signal.c's. */
+#include <arch/signal.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm/mm.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
 #include <kernel/syscall.h>
 
-#define SIGKILL 9
-#define SIGSTOP 19
+#define SIG_DFL 0
+#define SIG_IGN 1
 #define SIG_BLOCK 0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
-#define SS_ONSTACK 1
-#define SS_DISABLE 2
-#define SS_AUTODISARM (1u << 31)
-#define MINSIGSTKSZ 2048
 #define KERNEL_SIGSET_SIZE 8 /* 64 signals */
 
 static uint64_t sigbit(unsigned sig)
@@ -72,6 +70,10 @@ long sys_rt_sigaction(const struct syscall_args *a)
 			return err;
 		k.mask &= ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
 		a->p->sys.act[sig - 1] = k;
+		/* POSIX: setting a pending signal to be ignored discards it. */
+		if (k.handler == SIG_IGN || (k.handler == SIG_DFL && (sigbit(sig) &
+		    (sigbit(SIGCHLD) | sigbit(SIGCONT) | sigbit(SIGURG) | sigbit(SIGWINCH)))))
+			a->p->sys.sigpending &= ~sigbit(sig);
 	}
 	return oact ? put_sigaction(a, oact, &old) : 0;
 }
@@ -104,41 +106,91 @@ long sys_sigaltstack(const struct syscall_args *a)
 {
 	struct sys_state *s = &a->p->sys;
 	uint64_t ss = a->a[0], oss = a->a[1];
+	uint64_t sp = arch_signal_user_sp(a->frame, a->compat);
 	uint64_t old_sp = s->ss_sp, old_size = s->ss_size;
-	int old_flags = s->ss_size ? s->ss_flags : SS_DISABLE;
+	int old_flags = signal_altstack_flags(a->p, sp);
+	bool wide = sys_word_size(a) == 8;
 
 	if (ss) {
-		uint64_t sp, size;
-		uint32_t flags;
-		if (sys_word_size(a) == 8) {
-			uint64_t v[3];
-			if (copy_from_user(&a->p->mm, v, ss, sizeof(v)))
-				return -EFAULT;
-			sp = v[0], flags = (uint32_t)v[1], size = v[2];
-		} else {
-			uint32_t v[3];
-			if (copy_from_user(&a->p->mm, v, ss, sizeof(v)))
-				return -EFAULT;
-			sp = v[0], flags = v[1], size = v[2];
-		}
-		unsigned mode = flags & ~SS_AUTODISARM;
-		if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK)
-			return -EINVAL;
-		if (mode == SS_DISABLE) {
-			sp = size = 0;
-		} else if (size < MINSIGSTKSZ) {
-			return -ENOMEM;
-		}
-		s->ss_sp = sp;
-		s->ss_size = size;
-		s->ss_flags = (int)(flags & SS_AUTODISARM);
+		uint8_t buf[24];
+		struct signal_return r;
+		if (copy_from_user(&a->p->mm, buf, ss, wide ? 24 : 12))
+			return -EFAULT;
+		signal_read_stack_t(buf, wide, &r);
+		long err = signal_altstack_set(a->p, r.ss_sp, (uint32_t)r.ss_flags, r.ss_size, sp);
+		if (err)
+			return err;
 	}
 	if (!oss)
 		return 0;
-	if (sys_word_size(a) == 8) {
+	if (wide) {
 		uint64_t v[3] = { old_sp, (uint32_t)old_flags, old_size };
 		return copy_to_user(&a->p->mm, oss, v, sizeof(v)) ? -EFAULT : 0;
 	}
 	uint32_t v[3] = { (uint32_t)old_sp, (uint32_t)old_flags, (uint32_t)old_size };
 	return copy_to_user(&a->p->mm, oss, v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/* Both returns: the arch restores the registers from the frame at the user sp; the mask comes
+ * back from it (never blocking SIGKILL or SIGSTOP), and rt_sigreturn's uc_stack is applied as
+ * sigaltstack would (its errors ignored, as Linux's restore_altstack does but for EFAULT).
+ * A frame that cannot be read, or that asks for registers a user may not have, is Linux's
+ * badframe: SIGSEGV. The return value is the restored return register. */
+static long do_sigreturn(const struct syscall_args *a, bool rt)
+{
+	struct process *p = a->p;
+	struct signal_return r = { 0 };
+
+	if (arch_sigreturn(a->frame, a->compat, rt, &r)) {
+		printk("%s[%d]: bad frame in %s: sp=%llx\n", p->name, p->pid,
+		       rt ? "rt_sigreturn" : "sigreturn",
+		       (unsigned long long)arch_signal_user_sp(a->frame, a->compat));
+		signal_force_fault(SIGSEGV, SI_KERNEL, 0);
+		return 0;
+	}
+	p->sys.sigmask = r.mask & ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
+	if (rt && r.ss_valid)
+		(void)signal_altstack_set(p, r.ss_sp, (uint32_t)r.ss_flags, r.ss_size,
+					  arch_signal_user_sp(a->frame, a->compat));
+	return r.ret;
+}
+
+long sys_rt_sigreturn(const struct syscall_args *a)
+{
+	return do_sigreturn(a, true);
+}
+
+long sys_sigreturn(const struct syscall_args *a)
+{
+	return do_sigreturn(a, false);
+}
+
+/* The pending signals the caller blocks (Linux: pending & blocked). */
+long sys_rt_sigpending(const struct syscall_args *a)
+{
+	uint64_t set = a->p->sys.sigpending & a->p->sys.sigmask;
+
+	if (a->a[1] > KERNEL_SIGSET_SIZE)
+		return -EINVAL;
+	return copy_to_user(&a->p->mm, a->a[0], &set, (size_t)a->a[1]) ? -EFAULT : 0;
+}
+
+/* Wait with the given mask until a signal is taken; the old mask returns with the handler's
+ * frame (kernel/signal.c). Always -EINTR. */
+long sys_rt_sigsuspend(const struct syscall_args *a)
+{
+	struct process *p = a->p;
+	uint64_t mask;
+
+	if (a->a[1] != KERNEL_SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&p->mm, &mask, a->a[0], sizeof(mask)))
+		return -EFAULT;
+	p->sys.saved_sigmask = p->sys.sigmask;
+	p->sys.restore_sigmask = true;
+	p->sys.sigmask = mask & ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
+	while (!signal_pending(p))
+		if (sched_sleep_interruptible(&p->sys.sigpending, 0) == -EINTR)
+			break;
+	return -EINTR;
 }

@@ -72,7 +72,7 @@ void syscall_dispatch(struct trap_info *ti)
 	const struct syscall_table *t = arch_syscall_table(ti->compat);
 	unsigned long nr = arch_syscall_nr(ti->frame);
 	const struct syscall_entry *e = lookup(t, nr);
-	struct syscall_args a = { .p = p, .compat = ti->compat };
+	struct syscall_args a = { .p = p, .compat = ti->compat, .frame = ti->frame };
 	long ret;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(a.a); i++)

@@ -15,13 +15,14 @@
 #include <mm/pgtable.h>
 #include <kernel/sections.h>
 #include <kernel/shell.h>
+#include <kernel/signal.h>
 #include <kernel/trap.h>
 
 static const char *const kind_names[] = {
 	[TRAP_SYSCALL] = "syscall",     [TRAP_PAGE_FAULT] = "page fault",
 	[TRAP_ALIGNMENT] = "alignment", [TRAP_UNDEFINED] = "undefined instruction",
 	[TRAP_BREAKPOINT] = "breakpoint", [TRAP_IRQ] = "interrupt",
-	[TRAP_OTHER] = "exception",
+	[TRAP_OTHER] = "exception", [TRAP_ARITHMETIC] = "divide error",
 };
 
 /* Report an exception the kernel cannot survive, with the page-table walk of the fault address

@@ -15,6 +15,8 @@
 #include <mm/pgtable.h>
 #include <mm/pmm.h>
 #include <kernel/proc.h>
+#include <kernel/signal.h>
+#include <arch/signal.h>
 #include <kernel/utsname.h>
 
 #define SIGKILL 9
@@ -300,8 +302,34 @@ static int trap_signal(const struct trap_info *ti)
 	case TRAP_UNDEFINED: return SIGILL;
 	case TRAP_ALIGNMENT: return SIGBUS;
 	case TRAP_BREAKPOINT: return SIGTRAP;
+	case TRAP_ARITHMETIC: return SIGFPE;
 	default: return SIGSEGV;
 	}
+}
+
+/* siginfo's si_code and si_addr for the fault, as Linux's handlers fill them. */
+static struct signal_info fault_siginfo(struct mm *mm, const struct trap_info *ti, int sig)
+{
+	struct signal_info info = { .signo = sig, .fault = true, .addr = ti->pc,
+				    .syndrome = ti->syndrome, .trapno = ti->vector };
+
+	switch (ti->kind) {
+	case TRAP_PAGE_FAULT:
+		info.addr = ti->fault_addr;
+		info.code = vma_find(mm, ti->fault_addr) ? SEGV_ACCERR : SEGV_MAPERR;
+		break;
+	case TRAP_ALIGNMENT:
+		info.addr = ti->has_fault_addr ? ti->fault_addr : ti->pc;
+		info.code = BUS_ADRALN;
+		break;
+	case TRAP_UNDEFINED: info.code = ILL_ILLOPC; break;
+	case TRAP_BREAKPOINT: info.code = TRAP_BRKPT; break;
+	case TRAP_ARITHMETIC: info.code = FPE_INTDIV; break;
+	default:
+		info.code = SI_KERNEL;
+		info.addr = 0;
+	}
+	return info;
 }
 
 static void explain(const struct process *p, struct mm *mm, const struct trap_info *ti)
@@ -331,10 +359,12 @@ void user_fault(struct trap_info *ti)
 	struct user_signal us = { .sig = trap_signal(ti), .ti = ti, .comm = p->name, .pid = p->pid,
 				  .proc = p, .mm = &p->mm };
 	/* An attack's expected misses (page faults) stay quiet; otherwise the whole report,
-	 * Linux's lines first. */
-	if (!(p->quiet_faults && ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr)) {
+	 * Linux's lines first, when no handler takes the signal (Linux's unhandled_signal). */
+	if (!signal_handled(us.sig) &&
+	    !(p->quiet_faults && ti->kind == TRAP_PAGE_FAULT && ti->has_fault_addr)) {
 		arch_show_unhandled_signal(&us);
 		explain(p, &p->mm, ti);
 	}
-	arch_user_exit(128 + us.sig);
+	struct signal_info info = fault_siginfo(&p->mm, ti, us.sig);
+	signal_force_fault_info(&info); /* a handler runs, or the process ends with us.sig */
 }

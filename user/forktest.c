@@ -6,6 +6,7 @@
  *                     bss and the stack; the parent's data unchanged after each
  *   forktest bomb     fork until it fails (EAGAIN), the children asleep; then kill them all
  *   forktest exec     a child execve's /bin/hello with its own argv and envp; ENOENT for none
+ *   forktest sleep MS sleep MS milliseconds without a word (a quiet background job)
  * Each prints one line per finding and exits 0 only if every check held. */
 #include <user.h>
 #include <sysnr.h>
@@ -221,6 +222,10 @@ int main(int argc, char **argv)
 		return mode_bomb();
 	if (argc > 1 && strcmp(argv[1], "exec") == 0)
 		return mode_exec();
-	dprintf(STDERR_FILENO, "usage: forktest status|cow N|bomb|exec\n");
+	if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
+		sleep_ms((long)strtoul(argv[2], NULL, 10));
+		return 0;
+	}
+	dprintf(STDERR_FILENO, "usage: forktest status|cow N|bomb|exec|sleep MS\n");
 	return 2;
 }

@@ -68,6 +68,8 @@ enum kind {
 	K_MUNMAP,  /* (addr, len) */
 	K_MMAP,    /* (addr, len, prot, flags, fd, off) */
 	K_MAPCHG,  /* mprotect/madvise/mremap (addr, len, ...): not here today, guarded as munmap */
+	K_DUP,     /* dup, dup2, dup3 (oldfd, newfd, flags) */
+	K_FCNTL,   /* fcntl, fcntl64 (fd, cmd, arg) */
 };
 
 struct sysent {
@@ -79,32 +81,37 @@ struct sysent {
  * are not served today but are guarded in case they appear. NEVER: calls that end, stop or
  * replace the process on Linux (exit, exit_group, kill, tkill, tgkill, sigreturn, rt_sigreturn,
  * reboot, pause, sigsuspend, rt_sigsuspend, nanosleep, fork, vfork, clone, clone3, execve,
- * execveat, wait4; arm's breakpoint): never made, whatever this kernel does with them today. */
+ * execveat, wait4; arm's breakpoint): never made, whatever this kernel does with them today;
+ * nor pipe and pipe2: a read of an empty pipe whose write end the reader holds waits forever. */
 #if defined(__aarch64__)
 static const struct sysent calls[] = {
 	{ 63, K_READ }, { 64, K_WRITE }, { 56, K_OPENAT }, { 57, K_CLOSE }, { 172, K_GETPID },
 	{ 174, K_GETUID }, { 214, K_BRK }, { 215, K_MUNMAP }, { 222, K_MMAP },
-	{ 226, K_MAPCHG }, { 233, K_MAPCHG }, { 216, K_MAPCHG },
+	{ 226, K_MAPCHG }, { 233, K_MAPCHG }, { 216, K_MAPCHG }, { 23, K_DUP }, { 24, K_DUP },
+	{ 25, K_FCNTL },
 };
-static const long never[] = { 93, 94, 129, 130, 131, 139, 142, 133, 101, 220, 435, 221, 281, 260 };
+static const long never[] = { 93, 94, 129, 130, 131, 139, 142, 133, 101, 220, 435, 221, 281, 260,
+			      59 };
 #define TABLE_SIZE 460
 #elif defined(__arm__)
 static const struct sysent calls[] = {
 	{ 3, K_READ }, { 4, K_WRITE }, { 5, K_OPEN }, { 322, K_OPENAT }, { 6, K_CLOSE },
 	{ 20, K_GETPID }, { 199, K_GETUID }, { 45, K_BRK }, { 91, K_MUNMAP }, { 192, K_MMAP },
-	{ 125, K_MAPCHG }, { 220, K_MAPCHG }, { 163, K_MAPCHG },
+	{ 125, K_MAPCHG }, { 220, K_MAPCHG }, { 163, K_MAPCHG }, { 41, K_DUP }, { 63, K_DUP },
+	{ 358, K_DUP }, { 55, K_FCNTL }, { 221, K_FCNTL },
 };
 static const long never[] = { 1, 248, 37, 238, 268, 119, 173, 88, 29, 72, 179, 162, 2, 190,
-			      120, 435, 11, 387, 114, 0xf0001 };
+			      120, 435, 11, 387, 114, 0xf0001, 42, 359 };
 #define TABLE_SIZE 460
 #elif defined(__x86_64__)
 static const struct sysent calls[] = {
 	{ 0, K_READ }, { 1, K_WRITE }, { 2, K_OPEN }, { 257, K_OPENAT }, { 3, K_CLOSE },
 	{ 39, K_GETPID }, { 102, K_GETUID }, { 12, K_BRK }, { 11, K_MUNMAP }, { 9, K_MMAP },
-	{ 10, K_MAPCHG }, { 28, K_MAPCHG }, { 25, K_MAPCHG },
+	{ 10, K_MAPCHG }, { 28, K_MAPCHG }, { 25, K_MAPCHG }, { 32, K_DUP }, { 33, K_DUP },
+	{ 292, K_DUP }, { 72, K_FCNTL },
 };
 static const long never[] = { 60, 231, 62, 200, 234, 15, 169, 34, 130, 35, 57, 58, 56, 435, 59,
-			      322, 61 };
+			      322, 61, 22, 293 };
 #define TABLE_SIZE 460
 #endif
 #if defined(__i386__) || defined(__x86_64__)
@@ -112,10 +119,11 @@ static const long never[] = { 60, 231, 62, 200, 234, 15, 169, 34, 130, 35, 57, 5
 static const struct sysent calls_i386[] = {
 	{ 3, K_READ }, { 4, K_WRITE }, { 5, K_OPEN }, { 295, K_OPENAT }, { 6, K_CLOSE },
 	{ 20, K_GETPID }, { 199, K_GETUID }, { 45, K_BRK }, { 91, K_MUNMAP }, { 192, K_MMAP },
-	{ 125, K_MAPCHG }, { 219, K_MAPCHG }, { 163, K_MAPCHG },
+	{ 125, K_MAPCHG }, { 219, K_MAPCHG }, { 163, K_MAPCHG }, { 41, K_DUP }, { 63, K_DUP },
+	{ 330, K_DUP }, { 55, K_FCNTL }, { 221, K_FCNTL },
 };
 static const long never_i386[] = { 1, 252, 37, 238, 270, 119, 173, 88, 29, 72, 179, 162, 2,
-				   190, 120, 435, 11, 358, 114, 7 };
+				   190, 120, 435, 11, 358, 114, 7, 42, 331 };
 #endif
 #if defined(__i386__)
 #define calls calls_i386
@@ -554,6 +562,15 @@ static void make_args(struct call *c)
 	case K_CLOSE:
 		a[0] = fd_arg();
 		break;
+	case K_DUP:
+		a[0] = fd_arg();
+		a[1] = fd_arg();
+		a[2] = one_in(2) ? 0 : int_arg();
+		break;
+	case K_FCNTL:
+		a[0] = fd_arg();
+		a[1] = one_in(4) ? int_arg() : one_in(8) ? 1030 : below(12); /* F_DUPFD_CLOEXEC */
+		break;
 	case K_BRK:
 		a[0] = one_in(4) ? ptr_arg() : sys_brk(0) + ((long)below(64) - 32) * (long)PAGE;
 		break;
@@ -594,6 +611,32 @@ static void keep_console_quiet(struct call *c)
 	case 1: c->a[1] = below(PAGE); break;
 	case 2: c->a[1] = straddle + below(PAGE); break;
 	default: c->a[1] = task_max + below(PAGE); break;
+	}
+}
+
+/* The console stays on 0-2 and nowhere else: they are never closed or replaced (the summary line
+ * must reach the console), and never duplicated or fcntl'd (a copy of 1 at 3 would let a random
+ * write print). Another descriptor takes their place. */
+static unsigned long not_stdio(unsigned long fd, unsigned lowest)
+{
+	return (uint32_t)fd >= lowest && (uint32_t)fd <= 2 ? 3 + below(FDS_TOP - 3) : fd;
+}
+
+static void keep_stdio(struct call *c)
+{
+	switch (c->kind) {
+	case K_CLOSE:
+		c->a[0] = not_stdio(c->a[0], 0);
+		break;
+	case K_DUP:
+		c->a[0] = not_stdio(c->a[0], 1);
+		c->a[1] = not_stdio(c->a[1], 0);
+		break;
+	case K_FCNTL:
+		c->a[0] = not_stdio(c->a[0], 1);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -690,6 +733,7 @@ static void next_call(struct call *c)
 		for (int i = 0; i < 6; i++)
 			c->a[i] = (uint32_t)c->a[i];
 	keep_console_quiet(c);
+	keep_stdio(c);
 }
 
 static long make(const struct call *c)
@@ -783,6 +827,12 @@ static void check_result(unsigned long at, const struct call *c, long r)
 	case K_CLOSE:
 		if (r != 0 && r != -EBADF)
 			fail(at, "close: neither 0 nor EBADF", c, r);
+		break;
+	case K_DUP:
+		if (!err && (r < 3 || r >= FDS_TOP))
+			fail(at, "a descriptor out of range", c, r);
+		else if (!err)
+			remember_fd(r);
 		break;
 	case K_MMAP: {
 		struct range m;

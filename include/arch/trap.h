@@ -15,6 +15,7 @@ enum trap_kind {
 	TRAP_BREAKPOINT,
 	TRAP_IRQ,
 	TRAP_OTHER,       /* anything else: always fatal in the kernel */
+	TRAP_ARITHMETIC,  /* integer divide error (x86 #DE): SIGFPE */
 };
 
 /* The interrupt sources the kernel routes (issue 17). */

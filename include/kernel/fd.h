@@ -28,25 +28,67 @@
 
 #define FD_MAX 16       /* RLIMIT_NOFILE for this kernel: open beyond it is -EMFILE */
 #define FD_CONSOLE_FDS 3 /* 0, 1, 2 */
+#define NFILE 256        /* open files in the whole system (file-max): beyond, -ENFILE */
 
+struct file;
+struct kstat;
+
+/* What a file other than the console or a namespace node does (a pipe's ends, kernel/pipe.c).
+ * read and write get the whole checked request (count <= MAX_RW_COUNT); write's bytes are the
+ * user's at ubuf in mm, or (sendfile) the kernel's at kbuf when it is not NULL. release runs
+ * when the last descriptor naming the file closes. */
+struct file_ops {
+	long (*read)(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count);
+	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf, uint64_t count);
+	void (*release)(struct file *f);
+	void (*stat)(const struct file *f, struct kstat *k);
+};
+
+enum file_kind {
+	FILE_NODE,    /* a node of the namespace: a file, directory, /proc or sysctl file */
+	FILE_CONSOLE, /* the console (fds 0-2 at the start, and their duplicates) */
+	FILE_SPECIAL, /* ops says what it is (a pipe end) */
+};
+
+/* An open file description, as Linux's struct file: what open() or pipe() made, shared by
+ * every descriptor dup, dup2, F_DUPFD and fork made from it, in any process, so they share the
+ * offset and the status flags (O_APPEND, O_NONBLOCK). It lives until the last descriptor
+ * naming it is closed (refs). FD_CLOEXEC is the descriptor's, not the file's: struct
+ * fd_table holds it. */
 struct file {
-	bool used;
-	bool console;    /* the console (fds 0-2 and their duplicates), else node */
-	bool cloexec;    /* FD_CLOEXEC */
-	unsigned flags;  /* the open flags F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
-	uint64_t pos;    /* a file's offset; a directory's next entry number */
-	struct fs_node node;
+	unsigned refs;        /* descriptors naming it; 0: a free slot of the pool */
+	enum file_kind kind;
+	unsigned flags;       /* the open flags F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
+	uint64_t pos;         /* a file's offset; a directory's next entry number */
+	struct fs_node node;  /* FILE_NODE */
+	const struct file_ops *ops; /* FILE_SPECIAL */
+	void *priv;           /* FILE_SPECIAL: the ops' own (a pipe) */
 };
 
 /* One process's descriptors and working directory (part of struct process). */
 struct fd_table {
-	struct file files[FD_MAX];
+	struct file *fd[FD_MAX]; /* NULL: not open */
+	uint32_t cloexec;        /* FD_CLOEXEC, one bit per descriptor */
 	char cwd[FS_PATH_MAX];
 };
 
-/* At exec: the console on 0-2, cwd "/". At exit: every descriptor closed. */
+/* The first process's table: the console on 0-2 (0 for reading, 1 and 2 one open file for
+ * writing), cwd "/". At exit: every descriptor closed. */
 void fd_table_init(struct fd_table *t);
 void fd_table_release(struct fd_table *t);
+/* fork: the child gets every descriptor of the parent, naming the same open files (a shared
+ * offset), with the same FD_CLOEXEC bits, and the cwd. 0 (it cannot fail: nothing is
+ * allocated; the int is for a future limit). */
+int fd_table_fork(struct fd_table *child, const struct fd_table *parent);
+/* A successful execve: the FD_CLOEXEC descriptors close, the others stay as they are. */
+void fd_table_exec(struct fd_table *t);
+
+/* A new open file (refs 1) of kind, flags (F_GETFL's), or NULL when all NFILE are in use. */
+struct file *file_alloc(enum file_kind kind, unsigned flags);
+/* Put f on the lowest free descriptor >= min (FD_CLOEXEC if cloexec), taking over the
+ * caller's reference: the descriptor, or -EMFILE (the reference is then dropped). */
+long fd_install(struct fd_table *t, struct file *f, long min, bool cloexec);
+void file_put(struct file *f);
 
 /* The open file on fd, or NULL (-EBADF for the caller). */
 struct file *fd_get(struct fd_table *t, long fd);
@@ -71,8 +113,14 @@ long fd_write(struct mm *mm, struct fd_table *t, long fd, uint64_t ubuf, uint64_
  * sysctl file under write's rules. Bytes written, or -errno. */
 long fd_write_kernel(struct file *f, const char *buf, size_t len);
 long fd_close(struct fd_table *t, long fd);
-/* F_DUPFD: the lowest free descriptor >= min sharing fd's open file description (a copy here:
- * the offset is not shared, which nothing here can tell). */
+/* F_DUPFD: the lowest free descriptor >= min naming fd's open file, or -EBADF, -EINVAL (min
+ * beyond the limit), -EMFILE. */
 long fd_dup(struct fd_table *t, long fd, long min, bool cloexec);
+/* dup2 and dup3: newfd made to name oldfd's open file, closing what it named. dup2 (dup3
+ * false) of a descriptor onto itself is a no-op; dup3 refuses it (-EINVAL). newfd or -EBADF. */
+long fd_dup_to(struct fd_table *t, long oldfd, long newfd, bool cloexec, bool dup3);
+/* FD_CLOEXEC of an open descriptor. */
+bool fd_cloexec(const struct fd_table *t, long fd);
+void fd_set_cloexec(struct fd_table *t, long fd, bool on);
 
 #endif

@@ -33,7 +33,6 @@ struct process {
 	const void *wait_chan;   /* sched_sleep's channel while PROC_SLEEPING */
 	uint64_t wake_at;        /* jiffies deadline of the sleep, 0: none */
 	bool interruptible;      /* the sleep ends for a signal */
-	uint64_t sig_pending;    /* bit sig - 1 (kernel/signal.c) */
 	int wait_status;         /* Linux's: exit code << 8, or the signal (| 0x80 core) */
 	bool keep;               /* RUN_KEEP: the address space outlives exit, for `run -k` */
 	bool no_randomize;       /* RUN_NO_RANDOMIZE, inherited by fork and exec */
@@ -96,7 +95,8 @@ static inline struct process *proc_slot(unsigned i)
 	return proc_table[i] ? proc_table[i] : (struct process *)&proc_free_slot;
 }
 
-/* Make the boot context init (pid 1) and start the tick. Called once before the shell. */
+/* Make the boot context init (pid 1). Called once before the shell; the tick starts with the
+ * first user process. */
 void proc_init(void);
 
 /* A free slot with a new pid, zeroed but for it (the caller fills it and makes it

@@ -7,6 +7,7 @@
 #include <lib/types.h>
 
 struct process;
+struct trap_frame;
 
 /* What a handler gets: the calling process, its ABI, and its six argument registers (a 32-bit
  * task's zero-extended to 64 bits). It returns the result or -errno. */
@@ -14,6 +15,7 @@ struct syscall_args {
 	struct process *p;
 	bool compat;     /* a 32-bit task on a 64-bit kernel */
 	uint64_t a[6];
+	struct trap_frame *frame; /* the caller's saved registers (sigreturn restores them) */
 };
 
 typedef long (*syscall_fn)(const struct syscall_args *);
@@ -49,6 +51,14 @@ const struct syscall_table *arch_syscall_table(bool compat);
 struct sys_sigaction {
 	uint64_t handler, flags, restorer, mask;
 };
+/* A pending signal's siginfo (kernel/signal.c): who sent it, or the fault. */
+struct sys_siginfo {
+	int code, pid;
+	unsigned uid;
+	bool fault;
+	uint64_t addr, syndrome;
+	unsigned trapno;
+};
 struct sys_rlimit {
 	uint64_t cur, max;
 };
@@ -60,6 +70,10 @@ struct sys_state {
 	struct sys_sigaction act[SYS_NSIG];     /* rt_sigaction, index signal - 1 */
 	uint64_t ss_sp, ss_size;                /* sigaltstack */
 	int ss_flags;
+	uint64_t sigpending;                    /* signals sent, not yet taken (bit sig - 1) */
+	struct sys_siginfo siginfo[SYS_NSIG];   /* what each pending signal's siginfo says */
+	uint64_t saved_sigmask;                 /* rt_sigsuspend's mask to put back */
+	bool restore_sigmask;                   /* ... once a handler's frame holds it */
 	bool rlimit_set[SYS_RLIMITS];           /* setrlimit: rlim[] holds the value */
 	struct sys_rlimit rlim[SYS_RLIMITS];
 	int pdeath_signal;                      /* prctl(PR_SET_PDEATHSIG) */
@@ -116,6 +130,10 @@ long sys_futex64(const struct syscall_args *);
 long sys_rt_sigaction(const struct syscall_args *);
 long sys_rt_sigprocmask(const struct syscall_args *);
 long sys_sigaltstack(const struct syscall_args *);
+long sys_rt_sigreturn(const struct syscall_args *);
+long sys_sigreturn(const struct syscall_args *);   /* i386, ARM EABI and their compat */
+long sys_rt_sigpending(const struct syscall_args *);
+long sys_rt_sigsuspend(const struct syscall_args *);
 long sys_brk(const struct syscall_args *);
 long sys_mmap(const struct syscall_args *);     /* offset in bytes */
 long sys_mmap2(const struct syscall_args *);    /* offset in 4096-byte units */
@@ -168,6 +186,11 @@ long sys_fstatat64(const struct syscall_args *);
 long sys_statx(const struct syscall_args *);
 long sys_ioctl(const struct syscall_args *);
 long sys_fcntl(const struct syscall_args *);      /* fcntl and fcntl64 */
+long sys_dup(const struct syscall_args *);
+long sys_dup2(const struct syscall_args *);
+long sys_dup3(const struct syscall_args *);
+long sys_pipe(const struct syscall_args *);       /* pipe and pipe2: kernel/pipe.c */
+long sys_pipe2(const struct syscall_args *);
 long sys_getdents64(const struct syscall_args *);
 long sys_getcwd(const struct syscall_args *);
 long sys_chdir(const struct syscall_args *);

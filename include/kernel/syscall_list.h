@@ -269,7 +269,7 @@ SYSCALL(madvise, sys_madvise)
 SYSCALL(poll, NULL)
 #endif
 #ifdef __NR_rt_sigreturn
-SYSCALL(rt_sigreturn, NULL)
+SYSCALL(rt_sigreturn, sys_rt_sigreturn)
 #endif
 #ifdef __NR_pread64
 SYSCALL(pread64, NULL)
@@ -278,7 +278,7 @@ SYSCALL(pread64, NULL)
 SYSCALL(pwrite64, NULL)
 #endif
 #ifdef __NR_pipe
-SYSCALL(pipe, NULL)
+SYSCALL(pipe, sys_pipe)
 #endif
 #ifdef __NR_select
 SYSCALL(select, NULL)
@@ -293,10 +293,10 @@ SYSCALL(msync, NULL)
 SYSCALL(mincore, NULL)
 #endif
 #ifdef __NR_dup
-SYSCALL(dup, NULL)
+SYSCALL(dup, sys_dup)
 #endif
 #ifdef __NR_dup2
-SYSCALL(dup2, NULL)
+SYSCALL(dup2, sys_dup2)
 #endif
 #ifdef __NR_pause
 SYSCALL(pause, sys_pause)
@@ -524,10 +524,10 @@ SYSCALL(eventfd2, NULL)
 SYSCALL(epoll_create1, NULL)
 #endif
 #ifdef __NR_dup3
-SYSCALL(dup3, NULL)
+SYSCALL(dup3, sys_dup3)
 #endif
 #ifdef __NR_pipe2
-SYSCALL(pipe2, NULL)
+SYSCALL(pipe2, sys_pipe2)
 #endif
 #ifdef __NR_memfd_create
 SYSCALL(memfd_create, NULL)
@@ -608,10 +608,10 @@ SYSCALL(sched_getscheduler, NULL)
 SYSCALL(rt_sigtimedwait, NULL)
 #endif
 #ifdef __NR_rt_sigsuspend
-SYSCALL(rt_sigsuspend, NULL)
+SYSCALL(rt_sigsuspend, sys_rt_sigsuspend)
 #endif
 #ifdef __NR_rt_sigpending
-SYSCALL(rt_sigpending, NULL)
+SYSCALL(rt_sigpending, sys_rt_sigpending)
 #endif
 #ifdef __NR_rt_sigqueueinfo
 SYSCALL(rt_sigqueueinfo, NULL)
@@ -620,7 +620,7 @@ SYSCALL(rt_sigqueueinfo, NULL)
 SYSCALL(sigsuspend, NULL)
 #endif
 #ifdef __NR_sigreturn
-SYSCALL(sigreturn, NULL)
+SYSCALL(sigreturn, sys_sigreturn)
 #endif
 #ifdef __NR_ppoll_time64
 SYSCALL(ppoll_time64, NULL)

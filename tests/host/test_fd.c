@@ -220,12 +220,56 @@ static void test_open_flags(void **state)
 	assert_int_equal(fd_close(&files, 4), -EBADF);
 	assert_int_equal(fd_dup(&files, 3, 0, false), 4);
 	assert_int_equal(fd_dup(&files, 1, 10, true), 10);
-	assert_true(files.files[10].console && files.files[10].cloexec);
+	assert_true(fd_get(&files, 10) == fd_get(&files, 1) && fd_cloexec(&files, 10));
+	assert_false(fd_cloexec(&files, 1));
 	assert_int_equal(fd_dup(&files, 9, 0, false), -EBADF);
-	/* The console cannot be closed for good. */
+	/* close really closes, the console's descriptors too; the next open takes the lowest. */
 	assert_int_equal(fd_close(&files, 1), 0);
-	assert_non_null(fd_get(&files, 1));
+	assert_null(fd_get(&files, 1));
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 0), 1);
 	fd_table_release(&files);
+}
+
+/* Descriptors share open files: a dup's offset moves with the original's, in a forked table
+ * too; exec closes the FD_CLOEXEC ones only; dup2/dup3's rules; and every open file goes back
+ * to the pool (NFILE of them can be had again afterwards). */
+static void test_shared_files(void **state)
+{
+	static struct fd_table child;
+	char buf[8];
+
+	(void)state;
+	uid = UID_ROOT;
+	fd_table_init(&files);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user(KNOB_PATH), 0), 3);
+	assert_int_equal(fd_dup_to(&files, 3, 7, true, true), 7);
+	assert_int_equal(fd_read(&mm, &files, 3, user(buf), 1), 1);
+	assert_int_equal(fd_get(&files, 7)->pos, 1);
+	assert_int_equal(fd_dup_to(&files, 3, 3, false, true), -EINVAL);
+	assert_int_equal(fd_dup_to(&files, 3, 3, false, false), 3);
+	assert_int_equal(fd_dup_to(&files, 5, 6, false, false), -EBADF);
+	assert_int_equal(fd_dup_to(&files, 3, FD_MAX, false, false), -EBADF);
+	assert_int_equal(fd_table_fork(&child, &files), 0);
+	assert_int_equal(fd_read(&mm, &child, 3, user(buf), 1), 1);
+	assert_int_equal(fd_get(&files, 3)->pos, 2);
+	assert_true(fd_cloexec(&child, 7));
+	fd_table_exec(&child);
+	assert_null(fd_get(&child, 7));
+	assert_non_null(fd_get(&child, 3));
+	assert_non_null(fd_get(&files, 7));
+	/* dup2 over an open descriptor closes what it named. */
+	assert_int_equal(fd_dup_to(&child, 0, 3, false, false), 3);
+	assert_true(fd_get(&child, 3) == fd_get(&child, 0));
+	fd_table_release(&child);
+	assert_int_equal(fd_get(&files, 3)->refs, 2);
+	fd_table_release(&files);
+
+	struct file *got[NFILE];
+	for (int i = 0; i < NFILE; i++)
+		assert_non_null(got[i] = file_alloc(FILE_NODE, 0));
+	assert_null(file_alloc(FILE_NODE, 0));
+	for (int i = 0; i < NFILE; i++)
+		file_put(got[i]);
 }
 
 int main(void)
@@ -236,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_openat_dirfd),
 		cmocka_unit_test(test_read_checks_buffer_first),
 		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_shared_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@ target_sources(rndbits.elf PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mmu.c
   ${CMAKE_CURRENT_LIST_DIR}/pte.c
   ${CMAKE_CURRENT_LIST_DIR}/setup.c
+  ${CMAKE_CURRENT_LIST_DIR}/signal.c
   ${CMAKE_CURRENT_LIST_DIR}/syscall_table.c
   ${CMAKE_CURRENT_LIST_DIR}/trap.c
   ${CMAKE_CURRENT_LIST_DIR}/user.c)

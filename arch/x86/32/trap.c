@@ -138,6 +138,8 @@ static enum trap_access page_fault_access(const struct trap_frame *f, uintptr_t 
 static enum trap_kind exception_kind(unsigned vec)
 {
 	switch (vec) {
+	case X86_VEC_DE:
+		return TRAP_ARITHMETIC;
 	case X86_VEC_PF:
 		return TRAP_PAGE_FAULT;
 	case X86_VEC_UD:

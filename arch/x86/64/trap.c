@@ -232,6 +232,8 @@ static const char *const exception_names[32] = {
 static enum trap_kind exception_kind(unsigned vector)
 {
 	switch (vector) {
+	case X86_DE:
+		return TRAP_ARITHMETIC;
 	case X86_PF:
 		return TRAP_PAGE_FAULT;
 	case X86_UD:
