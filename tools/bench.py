@@ -516,11 +516,11 @@ def render(results, facts, test, started, args):
     L.append("Layout-only goal: ≥ %s draws/s on arm64 (arm64-4k-va48)." % fmt_int(GOALS["layout_arm64"]))
     L.append("")
     L.append("Fork: `bench fork %d` (user/forkbench, a 1 MiB touched heap): fork+exit+wait per second "
-             "(goal ≥ %s on arm64-4k-va48) and the frames one fork takes before any write "
-             "(goal: page tables only; the rest is the child's kernel stack and process slot)."
+             "(goal ≥ %s on arm64-4k-va48) and the frames a fork's address space takes before any write "
+             "(goal: page tables only; a fork also takes the child's kernel stack and process slot)."
              % (args.execs, fmt_int(GOALS["fork_arm64"])))
     L.append("")
-    L.append("| preset | fork+exit+wait /s | frames per fork | of them page tables below the root | frames leaked |")
+    L.append("| preset | fork+exit+wait /s | frames of a fork's address space | of them page tables | frames leaked |")
     L.append("|---|---:|---:|---:|---:|")
     for p, r in results.items():
         if r.get("fork_rate") is None:
