@@ -241,8 +241,9 @@ def attack_bits_values(info, compat, count=4):
 
 
 def attack_trials(bits, budget):
-    """Trials at `bits` so that the --exec attack costs about `budget` execs (5..200)."""
-    return max(5, min(200, budget >> bits))
+    """Trials at `bits` so that the --exec attack costs about `budget` execs (20..200: a mean
+    of fewer scatters by more than the factor of 2 the plot is about)."""
+    return max(20, min(200, budget >> bits))
 
 
 def measure_attack(guest, compat, bits_values, budget, say=print, preset=""):
@@ -275,14 +276,14 @@ def plot_attack(out_dir, name, preset, rows, knob, seed):
                                                    ex["theory_enum"]))
     bits = [r[0] for r in rows]
     title = ("%s: tries until the secret is found vs %s, measured (rng.seed=%d)\\n"
-             "--exec: a fixed guess against a victim re-exec'd after each crash; "
-             "--fork: children of one fork server, each page tried once" % (preset, knob, seed))
+             "--exec: fixed guess, fresh layout per crash; --fork: a fork server's children, "
+             "each page once" % (preset, knob, seed))
     script = (PNG_HEADER + """set xlabel "{knob} (bits)"
 set ylabel "tries per success (log scale)"
 set xrange [{xlo}:{xhi}]
 set xtics 1
 set logscale y 2
-set format y "2^{{%L}}"
+set format y "2^%L"
 set grid xtics ytics
 set key top left
 plot '{dat}' using 1:7 with lines lw 1 dt 2 lc rgb "#cc0000" title "theory: 2^bits (fixed guess)", \\
@@ -332,7 +333,7 @@ def draw_tradeoff(out_dir, prefix, preset, lines, compat, respawn_s, seed,
 
 def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, layout_only=False,
                bits=None, respawn_s=5.0, only=None, out_dir=None, log_path=None, prefix="",
-               say=print, build_root=None, attack_budget=8192):
+               say=print, build_root=None, attack_budget=16384):
     """Boot preset, measure, draw. Returns the paths of the PNGs."""
     out_dir = out_dir or os.path.join(M.REPO, "build", "plots", preset)
     os.makedirs(out_dir, exist_ok=True)
@@ -364,8 +365,8 @@ def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, la
             say("%s: `%s`: %d bits values -> %s" % (preset, cmd, len(rows), M.display_path(png)))
         if only in (None, "attack"):
             use_compat, knob, values = attack_bits_values(info, compat)
-            # 5 trials at least: leave out the values whose --exec attack would far exceed the budget
-            values = [b for b in values if 5 << b <= 4 * attack_budget] or values[:1]
+            # 20 trials at least: leave out the values whose --exec attack would far exceed the budget
+            values = [b for b in values if 20 << b <= 2 * attack_budget] or values[:1]
             rows = measure_attack(g, use_compat, values, attack_budget, say, preset)
             png = plot_attack(out_dir, "%sattack-%s" % (prefix, "compat" if use_compat else "native"),
                               preset, rows, knob, seed)
@@ -389,8 +390,8 @@ def main():
     ap.add_argument("--respawn-s", type=float, default=5.0,
                     help="seconds per respawn for the brute-force axis (5, as for mediaserver)")
     ap.add_argument("--only", choices=("hist", "tradeoff", "attack"), help="one step only")
-    ap.add_argument("--attack-budget", type=int, default=8192,
-                    help="execs per bits value for step 3's --exec attack (8192)")
+    ap.add_argument("--attack-budget", type=int, default=16384,
+                    help="about this many execs per bits value for step 3's --exec attack (16384)")
     ap.add_argument("--out", help="output directory (build/plots/PRESET)")
     ap.add_argument("--log", help="write the raw console session to this file")
     ap.add_argument("--build-root", default=os.environ.get("RNDBITS_BUILD_ROOT"))
