@@ -72,8 +72,9 @@ int main(int argc, char **argv)
 			printf("forkserver: hit after %lu children at %#lx\n", i + 1, guess);
 			return 0;
 		}
-		/* A miss: SIGSEGV (11), or exit 1 on another mapping ([vvar], [vdso]). */
-		if (status != 11 && status != 1 << 8) {
+		/* A miss: killed by SIGSEGV (11, with or without the core flag 0x80), or exit 1
+		 * on another mapping ([vvar], [vdso]). */
+		if ((status & 0x7f) != 11 && status != 1 << 8) {
 			printf("forkserver: child %lu ended with status %#x\n", i + 1, status);
 			return 4;
 		}
