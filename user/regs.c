@@ -166,9 +166,50 @@ static int check(void)
 	return 0;
 }
 
+/* `regs hold ROUNDS`: set the FP/SIMD registers, the FP status/control and the writable thread
+ * pointer to values of this process (its pid in each word), then spin, checking after each
+ * round that they still hold them. Two of them at once (`run regs hold N &`) share the CPU
+ * through the timer tick: each switch must give every process its own registers back. */
+static int hold(unsigned long rounds)
+{
+	uint64_t set[NREG], got[NREG];
+	struct fp_regs fp, now;
+	unsigned long salt = (unsigned long)getpid() << 8;
+
+	for (unsigned i = 0; i < NREG; i++)
+		set[i] = reg_set[i] ^ (i == 0 ? salt : 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(fp.v); i++)
+		fp.v[i] = pattern(i) ^ ((uint64_t)salt << 32);
+	fp.nwords = ARRAY_SIZE(fp.v);
+	write_regs(set, &fp);
+	read_regs(set, &fp); /* what the CPU keeps of them (read-only bits, the ABI's width) */
+	for (unsigned long r = 0; r < rounds; r++) {
+		for (volatile unsigned spin = 0; spin < 100000; spin++)
+			;
+		read_regs(got, &now);
+		for (unsigned i = 0; i < NREG; i++)
+			if (got[i] != set[i]) {
+				printf("regs: round %lu: %s %#llx, not %#llx\n", r, reg_names[i],
+				       (unsigned long long)got[i], (unsigned long long)set[i]);
+				return 1;
+			}
+		for (unsigned i = 0; i < now.nwords; i++)
+			if (now.v[i] != fp.v[i]) {
+				printf("regs: round %lu: %s word %u %#llx, not %#llx\n", r, VREG_NAME, i,
+				       (unsigned long long)now.v[i], (unsigned long long)fp.v[i]);
+				return 1;
+			}
+	}
+	printf("regs: held %lu rounds\n", rounds);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+
+	if (strcmp(what, "hold") == 0 && argc == 3)
+		return hold(strtoul(argv[2], NULL, 0));
 
 	if (strcmp(what, "check") == 0)
 		return check();
@@ -182,6 +223,6 @@ int main(int argc, char **argv)
 		printf("regs: set\n");
 		return 0;
 	}
-	dprintf(STDERR_FILENO, "usage: regs set|check\n");
+	dprintf(STDERR_FILENO, "usage: regs set|check|hold ROUNDS\n");
 	return 2;
 }

@@ -186,8 +186,9 @@ size_t arch_random_seed(uint8_t *buf, size_t len, const char **name)
 	return 0;
 }
 
-/* `sti; hlt` is atomic for interrupts (STI's shadow), so a byte that arrived after the caller's
- * last poll still wakes us. The kernel otherwise runs with interrupts off. */
+/* `sti; hlt` is atomic for interrupts (STI's shadow), so a tick or a byte that arrived after the
+ * caller's last check still wakes us; the interrupt is taken right there, on the caller's stack,
+ * and dispatched (ti->user false) before `cli`. The kernel otherwise runs with interrupts off. */
 void arch_idle(void)
 {
 	if (x86_idle_wakes_on_irq)

@@ -1,6 +1,8 @@
 /* 8259A pair in the PC's classic cascade (shared by i386 and x86_64). */
+#include <arch/trap.h>
 #include <asm/io.h>
 #include <asm/pic.h>
+#include <asm/uart.h>
 
 enum {
 	PIC1_CMD = 0x20,
@@ -65,4 +67,16 @@ bool x86_pic_eoi(unsigned irq)
 		outb(PIC2_CMD, PIC_EOI);
 	outb(PIC1_CMD, PIC_EOI);
 	return true;
+}
+
+unsigned x86_irq_source(unsigned irq)
+{
+	switch (irq) {
+	case X86_TIMER_IRQ:
+		return IRQ_TIMER;
+	case X86_COM1_IRQ:
+		return IRQ_CONSOLE;
+	default:
+		return IRQ_NONE;
+	}
 }

@@ -1,8 +1,8 @@
 /* set_thread_area / get_thread_area: the i386 thread pointer is a GDT descriptor (one of three
  * TLS slots) whose selector the task loads into %gs. i386 processes and ia32 tasks on x86_64
  * use it; the kernel's entry code keeps the user's %gs (saved in the frame on i386, never
- * touched on x86_64). One process runs at a time, so the slots are the running process's;
- * a new process finds them empty (arch_tls_reset when it starts). */
+ * touched on x86_64). The GDT's slots are the running task's: arch_switch_to saves and loads
+ * them with the task (arch/x86/task.c), a new image finds them empty. */
 #include <asm/segment.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>

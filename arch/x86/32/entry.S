@@ -1,10 +1,9 @@
 /* i386 trap entry: one stub per vector pushes a uniform (error code, vector) pair, the common
- * path saves struct trap_frame (asm/trap_frame.h) and calls x86_trap(frame). Also the ring-3
- * entry and exit used by arch_user_run / arch_user_exit. */
+ * path saves struct trap_frame (asm/trap_frame.h) and calls x86_trap(frame); returning from it
+ * resumes the interrupted context with iret. */
 #include <asm/segment.h>
 #include <asm/trap_frame.h>
 
-#define EFLAGS_USER 0x202	/* IF on, reserved bit 1; IOPL 0 */
 
 /* Vectors for which the CPU pushes an error code: #DF #TS #NP #SS #GP #PF #AC #CP #VC #SX. */
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || \
@@ -51,6 +50,9 @@ trap_common:
 	pushl %esp			/* x86_trap(struct trap_frame *) */
 	call x86_trap
 	addl $4, %esp
+	/* A new user task's first switch lands here with %esp at its frame (switch.S). */
+	.globl x86_trap_return
+x86_trap_return:
 	popl %gs
 	popl %fs
 	popl %es
@@ -71,55 +73,3 @@ x86_vector_stubs:
 	.long vector_\vec
 	.endr
 	.long vector_128
-
-/* long x86_enter_user(uintptr_t entry, uintptr_t sp): save the callee-saved registers, make
- * traps from ring 3 land just below them (TSS esp0), and iret to ring 3. x86_leave_user(value),
- * called from trap context, drops whatever the kernel stack holds below the saved registers and
- * returns value from x86_enter_user. */
-	.text
-	.globl x86_enter_user
-x86_enter_user:
-	pushl %ebp
-	pushl %ebx
-	pushl %esi
-	pushl %edi
-	movl %esp, user_return_esp
-	pushl %esp
-	call x86_tss_set_esp0
-	addl $4, %esp
-	movl 20(%esp), %ecx		/* entry */
-	movl 24(%esp), %edx		/* user stack pointer */
-	movl $USER_DS, %eax
-	movl %eax, %ds
-	movl %eax, %es
-	movl %eax, %fs
-	movl %eax, %gs
-	pushl $USER_DS			/* ss */
-	pushl %edx			/* esp */
-	pushl $EFLAGS_USER
-	pushl $USER_CS
-	pushl %ecx			/* eip */
-	/* No kernel values in user registers. */
-	xorl %eax, %eax
-	xorl %ebx, %ebx
-	xorl %ecx, %ecx
-	xorl %edx, %edx
-	xorl %esi, %esi
-	xorl %edi, %edi
-	xorl %ebp, %ebp
-	iret
-
-	.globl x86_leave_user
-x86_leave_user:
-	movl 4(%esp), %eax
-	movl user_return_esp, %esp
-	popl %edi
-	popl %esi
-	popl %ebx
-	popl %ebp
-	ret
-
-	.bss
-	.balign 4
-user_return_esp:
-	.long 0

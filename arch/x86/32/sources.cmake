@@ -7,7 +7,9 @@ target_sources(rndbits.elf PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/pte.c
   ${CMAKE_CURRENT_LIST_DIR}/setup.c
   ${CMAKE_CURRENT_LIST_DIR}/signal.c
+  ${CMAKE_CURRENT_LIST_DIR}/switch.S
   ${CMAKE_CURRENT_LIST_DIR}/syscall_table.c
+  ${CMAKE_CURRENT_LIST_DIR}/task.c
   ${CMAKE_CURRENT_LIST_DIR}/trap.c
   ${CMAKE_CURRENT_LIST_DIR}/user.c)
 

@@ -1,6 +1,5 @@
 /* i386 exceptions: the IDT, decoding each vector into struct trap_info for trap_dispatch(), the
- * COM1 interrupt that wakes arch_idle() and lets Ctrl-C stop a user program, and the
- * double-fault task. */
+ * PIT's tick and COM1's receive interrupt (IRQ 0 and 4), and the double-fault task. */
 #include <arch/console.h>
 #include <arch/cpu.h>
 #include <arch/trap.h>
@@ -168,6 +167,7 @@ static void decode_trap(struct trap_frame *f, struct trap_info *ti)
 		.frame = f,
 	};
 	if (vec == X86_VEC_SYSCALL) {
+		f->error_code = f->eax; /* orig_eax: arch_syscall_restart needs the number back */
 		ti->kind = TRAP_SYSCALL;
 		ti->name = "int 0x80";
 		return;
@@ -184,12 +184,11 @@ static void decode_trap(struct trap_frame *f, struct trap_info *ti)
 	}
 }
 
-/* The only unmasked line is COM1's. In the kernel its job is done by waking `hlt`: the byte
- * stays in the UART for the console to read, and reading it lowers the line for the next edge.
- * From user mode the dispatcher reads what arrived (Ctrl-C stops the program). EOI first: the
- * dispatcher may end the task and never come back. */
+/* The PIT's tick and COM1's receive line. EOI first: the dispatcher may switch to another
+ * task (or end this one) before returning here. A spurious IRQ 7 (15) is no interrupt at all. */
 static void handle_irq(struct trap_frame *f)
 {
+	unsigned irq = f->vector - X86_IRQ_BASE;
 	struct trap_info ti = {
 		.kind = TRAP_IRQ,
 		.name = "IRQ",
@@ -198,10 +197,12 @@ static void handle_irq(struct trap_frame *f)
 		.sp = frame_sp(f),
 		.level = -1,
 		.vector = f->vector,
+		.irq = x86_irq_source(irq),
 		.frame = f,
 	};
 
-	x86_pic_eoi(f->vector - X86_IRQ_BASE);
+	if (!x86_pic_eoi(irq))
+		return;
 	trap_dispatch(&ti);
 }
 

@@ -1,6 +1,7 @@
-/* x86_64 trap entry: IDT stubs, the SYSCALL entry, the common save/restore path, and the jump
- * into and out of user mode. Every entry builds a struct trap_frame (asm/trap_frame_64.h) and
- * calls x86_64_trap(frame); returning from it resumes the interrupted context with iretq. */
+/* x86_64 trap entry: IDT stubs, the SYSCALL entry and the common save/restore path. Every
+ * entry builds a struct trap_frame (asm/trap_frame_64.h) on the running task's kernel stack
+ * (TSS.RSP0, or x86_64_kernel_rsp for SYSCALL: both set by arch_switch_to) and calls
+ * x86_64_trap(frame); returning from it resumes the interrupted context with iretq. */
 #include <asm/segment_64.h>
 #include <asm/trap_frame_64.h>
 
@@ -60,6 +61,9 @@ trap_common:
 	cld
 	mov	%rsp, %rdi
 	call	x86_64_trap
+	/* A new user task's first switch lands here with %rsp at its frame (switch.S). */
+	.globl	x86_64_trap_return
+x86_64_trap_return:
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -111,71 +115,9 @@ x86_64_syscall_compat_entry:
 	pushq	$6				/* #UD */
 	jmp	trap_common
 
-/* long x86_64_user_enter(uintptr_t entry, uintptr_t sp, uint64_t cs, uint64_t rflags):
- * saves the callee-saved registers, makes the stack below them the one user traps arrive on
- * (TSS.RSP0 and the SYSCALL stack), and irets to user mode. x86_64_user_return(value) comes
- * back here from trap context and returns value to our caller. */
-	.globl x86_64_user_enter
-x86_64_user_enter:
-	pushq	%rbp
-	pushq	%rbx
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
-	mov	%rsp, x86_64_user_saved_rsp(%rip)
-	mov	%rsp, %rax
-	and	$-16, %rax
-	mov	%rax, x86_64_kernel_rsp(%rip)
-	mov	%rax, x86_64_tss + 4(%rip)	/* TSS.RSP0 */
-
-	pushq	$USER_DS
-	pushq	%rsi
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rdi
-	mov	$USER_DS, %eax
-	mov	%eax, %ds
-	mov	%eax, %es
-	xor	%eax, %eax
-	mov	%eax, %fs
-	mov	%eax, %gs
-	xor	%ebx, %ebx
-	xor	%ecx, %ecx
-	xor	%edx, %edx
-	xor	%esi, %esi
-	xor	%edi, %edi
-	xor	%ebp, %ebp
-	xor	%r8d, %r8d
-	xor	%r9d, %r9d
-	xor	%r10d, %r10d
-	xor	%r11d, %r11d
-	xor	%r12d, %r12d
-	xor	%r13d, %r13d
-	xor	%r14d, %r14d
-	xor	%r15d, %r15d
-	iretq
-
-	.globl x86_64_user_return
-x86_64_user_return:
-	mov	x86_64_user_saved_rsp(%rip), %rsp
-	mov	%rdi, %rax
-	xor	%ecx, %ecx
-	mov	%ecx, %ds
-	mov	%ecx, %es
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbx
-	popq	%rbp
-	ret
-
 	.bss
 	.balign 8
 x86_64_syscall_user_rsp:
-	.quad 0
-x86_64_user_saved_rsp:
 	.quad 0
 	.globl x86_64_kernel_rsp
 x86_64_kernel_rsp:

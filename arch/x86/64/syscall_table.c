@@ -21,6 +21,7 @@ static const struct syscall_table syscall_table_x86_64 = {
 	.entries = x86_64_calls,
 	.size = ARRAY_SIZE(x86_64_calls),
 	.uts_machine = "x86_64",
+	.clone_child_tid_arg = 3, /* clone(flags, stack, parent_tid, child_tid, tls) */
 };
 
 extern const struct syscall_table syscall_table_i386;

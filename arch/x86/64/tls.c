@@ -1,5 +1,6 @@
 /* arch_prctl: the x86_64 thread pointer is the FS base (MSR_FS_BASE), GS's base the other one
- * a program may set. The kernel never uses %fs or %gs, so the values stay the user's. */
+ * a program may set. The kernel never uses %fs or %gs, so the values stay the user's while it
+ * is in the kernel; arch_switch_to moves them with the task (arch/x86/64/task.c). */
 #include <asm/cpu_64.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>

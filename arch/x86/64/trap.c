@@ -4,6 +4,7 @@
 #include <arch/cpu.h>
 #include <arch/trap.h>
 #include <asm/cpu_64.h>
+#include <asm/fpu.h>
 #include <asm/io.h>
 #include <asm/pic.h>
 #include <asm/processor.h>
@@ -22,8 +23,6 @@ _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "TF_SIZE");
 /* entry.S */
 extern const char x86_64_trap_stubs[], x86_64_int80_stub[];
 extern const char x86_64_syscall_entry[], x86_64_syscall_compat_entry[];
-long x86_64_user_enter(uintptr_t entry, uintptr_t sp, uint64_t cs, uint64_t rflags);
-__noreturn void x86_64_user_return(long value);
 void x86_64_trap(struct trap_frame *f);
 /* head.S: the kernel stacks and the guard pages below them. */
 extern char x86_64_boot_stack[], x86_64_boot_stack_top[];
@@ -176,8 +175,7 @@ static void syscall_init(void)
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 }
 
-/* Only COM1's receive interrupt is used: it wakes `hlt` in arch_idle, and from user mode it
- * lets Ctrl-C stop the program. */
+/* COM1's receive interrupt (IRQ 4) is unmasked here; the PIT's (IRQ 0) by arch_timer_start. */
 static void irq_init(void)
 {
 	x86_pic_init();
@@ -186,18 +184,9 @@ static void irq_init(void)
 	x86_idle_wakes_on_irq = true;
 }
 
-/* The x87/SSE state a task starts with (FXSAVE layout): FCW 0x37F and MXCSR 0x1F80, every
- * exception masked, all registers zero, as Linux's init_fpstate. */
-static const uint8_t fpu_init_state[512] __aligned(16) = {
-	[0] = 0x7F, [1] = 0x03,   /* FCW */
-	[24] = 0x80, [25] = 0x1F, /* MXCSR */
-};
-static bool fpu_enabled;
-
 /* User code compiled for x86_64 uses SSE (it is part of the base ABI); the kernel itself is
  * built with -mgeneral-regs-only and never touches those registers, so nothing needs saving
- * around a trap. Processes run one at a time: each starts from fpu_init_state, so none sees
- * the registers of the one before. */
+ * around a trap; arch_switch_to moves them between tasks (asm/fpu.h). */
 static void fpu_init(void)
 {
 	struct cpuid_regs r;
@@ -207,13 +196,7 @@ static void fpu_init(void)
 		return;
 	write_cr0((read_cr0() & ~(uintptr_t)(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP);
 	write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
-	fpu_enabled = true;
-}
-
-static void fpu_reset(void)
-{
-	if (fpu_enabled)
-		__asm__ volatile("fxrstor64 %0" : : "m"(fpu_init_state) : "memory");
+	x86_fpu_fxsr = true;
 }
 
 void arch_traps_init(void)
@@ -322,6 +305,7 @@ static void decode(struct trap_frame *f, struct trap_info *ti)
 	};
 	if (vector == X86_64_VECTOR_SYSCALL || vector == X86_64_VECTOR_INT80) {
 		ti->name = vector == X86_64_VECTOR_SYSCALL ? "syscall" : "int 0x80";
+		f->error_code = f->rax; /* orig_rax: arch_syscall_restart needs the number back */
 		ti->compat = frame_is_ia32_syscall(f);
 		/* From the kernel, int 0x80 is a bug, not a system call. */
 		ti->kind = ti->user ? TRAP_SYSCALL : TRAP_OTHER;
@@ -330,6 +314,7 @@ static void decode(struct trap_frame *f, struct trap_info *ti)
 	if (vector >= X86_IRQ_BASE && vector < X86_IRQ_BASE + X86_NR_IRQS) {
 		ti->kind = TRAP_IRQ;
 		ti->name = "IRQ";
+		ti->irq = x86_irq_source(vector - X86_IRQ_BASE);
 		return;
 	}
 	if (vector < ARRAY_SIZE(exception_names)) {
@@ -367,11 +352,11 @@ void x86_64_trap(struct trap_frame *f)
 
 	decode(f, &ti);
 	if (ti.kind == TRAP_IRQ) {
-		/* In the kernel the interrupt only had to end a `hlt`; from user mode the dispatcher
-		 * reads what arrived (Ctrl-C). EOI first: the dispatcher may end a user task from
-		 * here and never come back. */
-		x86_pic_eoi((unsigned)f->vector - X86_IRQ_BASE);
-		trap_dispatch(&ti);
+		/* The PIT's tick or COM1's receive line. EOI first: the dispatcher may switch to
+		 * another task (or end this one) before returning here. A spurious IRQ 7 (15) is
+		 * no interrupt at all. */
+		if (x86_pic_eoi((unsigned)f->vector - X86_IRQ_BASE))
+			trap_dispatch(&ti);
 		return;
 	}
 	if (ti.user)
@@ -398,17 +383,4 @@ unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i)
 void arch_syscall_set_return(struct trap_frame *f, long value)
 {
 	f->rax = (uint64_t)value;
-}
-
-long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
-{
-	uint64_t rflags = X86_RFLAGS_IF | 0x2; /* bit 1 always reads as one */
-
-	fpu_reset();
-	return x86_64_user_enter(entry, sp, compat ? USER32_CS : USER_CS, rflags);
-}
-
-__noreturn void arch_user_exit(long value)
-{
-	x86_64_user_return(value);
 }

@@ -1,5 +1,5 @@
-/* The two 8259A PICs (arch/x86/pic.c), used only so that the COM1 receive interrupt can wake
- * `hlt` in arch_idle(). Everything else stays masked. */
+/* The two 8259A PICs (arch/x86/pic.c): the PIT's tick (IRQ 0, arch/x86/timer.c) and the COM1
+ * receive interrupt (IRQ 4). Everything else stays masked. */
 #ifndef RNDBITS_ASM_X86_PIC_H
 #define RNDBITS_ASM_X86_PIC_H
 
@@ -7,6 +7,10 @@
 
 #define X86_IRQ_BASE 0x20 /* IRQ n arrives at vector 0x20 + n, clear of the exceptions */
 #define X86_NR_IRQS 16
+#define X86_TIMER_IRQ 0
+
+/* Which source (enum trap_irq) a PIC line is, for struct trap_info.irq. */
+unsigned x86_irq_source(unsigned irq);
 
 /* Remap both PICs to X86_IRQ_BASE and mask every line. */
 void x86_pic_init(void);

@@ -22,7 +22,8 @@ struct trap_frame {
 	/* Pushed by entry.S: data segments, then PUSHAL's eight registers. */
 	uint32_t gs, fs, es, ds;
 	uint32_t edi, esi, ebp, esp_pushal, ebx, edx, ecx, eax;
-	/* Vector number and error code (0 where the CPU pushes none). */
+	/* Vector number and error code (0 where the CPU pushes none; a system call's number,
+	 * Linux's orig_eax, for int 0x80). */
 	uint32_t vector, error_code;
 	/* Pushed by the CPU. */
 	uint32_t eip, cs, eflags;

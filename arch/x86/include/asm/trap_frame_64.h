@@ -22,7 +22,8 @@ struct trap_frame {
 	/* Pushed by entry.S. */
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	/* Vector (X86_64_VECTOR_SYSCALL for SYSCALL) and error code (0 where the CPU pushes none). */
+	/* Vector (X86_64_VECTOR_SYSCALL for SYSCALL) and error code (0 where the CPU pushes none;
+	 * a system call's number, Linux's orig_rax, for SYSCALL and int 0x80). */
 	uint64_t vector, error_code;
 	/* Pushed by the CPU (by entry.S for SYSCALL). */
 	uint64_t rip, cs, rflags, rsp, ss;

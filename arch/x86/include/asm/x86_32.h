@@ -47,7 +47,5 @@ void x86_fpu_init(void);
 
 /* entry.S */
 extern const uintptr_t x86_vector_stubs[]; /* entry points for vectors 0..47 and 0x80 */
-long x86_enter_user(uintptr_t entry, uintptr_t sp);
-__noreturn void x86_leave_user(long value);
 
 #endif
