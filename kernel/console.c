@@ -5,7 +5,6 @@
 #include <arch/cpu.h>
 #include <kernel/console.h>
 #include <kernel/kernel.h>
-#include <kernel/sched.h>
 #include <lib/fmt.h>
 
 #define CTRL(c) ((c) & 0x1f)
@@ -126,9 +125,18 @@ static void unread_byte(int c)
 /* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
 static bool interrupt_received;
 
-/* The shell waits for a key: other tasks run meanwhile (background jobs), or the CPU sleeps
- * until an interrupt. The receive interrupt's handler may have taken bytes into typeahead, and
- * a Ctrl-C into interrupt_received: that one is the line reader's when no job is in front. */
+/* How the shell waits for a key: the scheduler's sched_idle once processes exist (other tasks
+ * run meanwhile, background jobs), else the CPU sleeps until an interrupt. A hook, as the
+ * console is below the process layer. */
+static void (*idle_wait)(void) = arch_idle;
+
+void console_set_idle(void (*idle)(void))
+{
+	idle_wait = idle;
+}
+
+/* The receive interrupt's handler may have taken bytes into typeahead, and a Ctrl-C into
+ * interrupt_received: that one is the line reader's when no job is in front. */
 static int wait_byte(void)
 {
 	int c;
@@ -138,7 +146,7 @@ static int wait_byte(void)
 			interrupt_received = false;
 			return CTRL('C');
 		}
-		sched_idle();
+		idle_wait();
 	}
 	return c;
 }

@@ -84,6 +84,7 @@ void proc_init(void)
 	strlcpy(p->name, "init", sizeof(p->name));
 	arch_task_adopt_boot(&p->task);
 	current_proc = p;
+	console_set_idle(sched_idle); /* the shell's wait for a key runs background jobs */
 }
 
 /* The tick starts with the first process: until then the shell alone runs, and its boot

@@ -1,14 +1,16 @@
-/* ARMv7-A exception vectors (VBAR) and the user-mode entry/exit.
+/* ARMv7-A exception vectors (VBAR), the return to user mode and the task switch.
  *
  * Every exception is handled on the SVC stack: the vector adjusts lr to the return address,
- * pushes {lr, spsr} there with SRS, switches to SVC and saves r0-r12 below them, then fills in
- * the interrupted mode's sp and lr (the user bank through stm ^, or SVC's own). The exception
+ * pushes {lr, spsr} there with SRS, switches to SVC and saves r0-r12 below them (and slots for
+ * sp, lr and the syscall's orig_r0), then fills in the interrupted mode's sp and lr (the user
+ * bank through stm ^, or SVC's own). The exception
  * modes' stacks are never used, so an exception inside the SVC kernel nests naturally. The frame
  * layout is struct trap_frame (asm/trap_frame.h); arm_trap_entry(frame, vector) decodes it.
  *
  * Return-address adjustments (ARM state): undefined lr-4 (the instruction itself), svc lr (the
  * next one), prefetch abort lr-4, data abort lr-8 (re-execute), irq/fiq lr-4. */
 #include <asm/memory.h>
+#include <asm/task.h>
 #include <asm/trap_frame.h>
 
 	.syntax unified
@@ -36,29 +38,32 @@ vec_\name:
 	.endif
 	srsdb	sp!, #ARM_MODE_SVC
 	cps	#ARM_MODE_SVC
-	sub	sp, sp, #8			@ sp, lr slots
+	sub	sp, sp, #12			@ sp, lr, orig_r0 slots
 	stmdb	sp!, {r0-r12}
 	mov	r1, #\vec
 	b	trap_common
 .endm
 
-/* A data abort with the SVC stack in its last 512 bytes, or below them in the guard page that
- * arch_mmu_init leaves unmapped, is a kernel stack overflow: pushing the frame there would abort
- * again, forever. Peek at SVC's sp (r0, r1 parked below sp_abt) and move it to the emergency
- * stack, so the report can still run. */
+/* A data abort with the SVC stack in its last 512 bytes, or below them (in the guard page that
+ * arch_mmu_init leaves unmapped under the boot stack; a task's stack from the pmm has none), is
+ * a kernel stack overflow: pushing the frame there would abort again, forever. Peek at SVC's sp
+ * (r0, r1 parked below sp_abt), compare it with the running task's stack (arm_kstack_bottom,
+ * which arch_switch_to keeps) and move it to the emergency stack, so the report can still run. */
 vec_dabt:
 	sub	lr, lr, #8
 	stmdb	sp, {r0, r1}
 	cps	#ARM_MODE_SVC
+	ldr	r1, =arm_kstack_bottom
+	ldr	r1, [r1]
+	add	r1, r1, #512
 	mov	r0, sp
-	ldr	r1, =boot_svc_stack + 512
 	cmp	r0, r1
 	ldrlo	sp, =arm_emergency_stack_top
 	cps	#ARM_MODE_ABT
 	ldmdb	sp, {r0, r1}
 	srsdb	sp!, #ARM_MODE_SVC
 	cps	#ARM_MODE_SVC
-	sub	sp, sp, #8
+	sub	sp, sp, #12
 	stmdb	sp!, {r0-r12}
 	mov	r1, #ARM_VEC_DABT
 	b	trap_common
@@ -91,6 +96,10 @@ trap_common:
 	bic	sp, sp, #7			@ AAPCS: 8-byte aligned at the call
 	bl	arm_trap_entry
 	mov	sp, r4
+/* Return from the frame at sp, which ends at the top of the stack when it holds user
+ * registers. A new user task starts here (arch_task_create_user). */
+	.global arm_trap_return
+arm_trap_return:
 	ldr	r0, [sp, #TF_CPSR]
 	and	r0, r0, #ARM_MODE_MASK
 	cmp	r0, #ARM_MODE_USR
@@ -99,79 +108,88 @@ trap_common:
 	nop					@ no banked access right after ldm ^
 	ldrne	lr, [sp, #TF_LR]
 	ldmia	sp!, {r0-r12}
-	add	sp, sp, #8
+	add	sp, sp, #12
 	rfeia	sp!
 	.cfi_endproc
 
 	.text
-/* long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat)
- * Saves the kernel's callee-saved state and enters user mode at entry with sp; returns the
- * value given to arch_user_exit(). The previous context is kept on the stack, so a user run
- * nested inside a syscall would also unwind correctly. */
-	.global arch_user_run
-	.type arch_user_run, %function
-arch_user_run:
-	push	{r4-r11, lr}
-	ldr	r3, =arm_user_kctx
-	ldr	r2, [r3]
-	push	{r2}				@ previous context; 10 words keep sp 8-aligned
-	str	sp, [r3]
-	mov	r4, r0
-	mov	r5, r1
-	/* Code the kernel just wrote becomes instructions (QEMU has no caches to clean; real
-	 * hardware would also need a D-cache clean to PoU of the written range). */
-	mov	r0, #0
-	mcr	p15, 0, r0, c7, c5, 0		@ ICIALLU
-	mcr	p15, 0, r0, c7, c5, 6		@ BPIALL
-	dsb
-	isb
-	/* Nothing of the previous task stays readable: the thread-ID registers (TPIDRURW, which
-	 * user mode can write, and TPIDRURO) and VFP/NEON D0-D31 and FPSCR (reset value 0, as on
-	 * Linux). The kernel never uses VFP, so they hold what the last task left. */
-	mov	r0, #0
-	mcr	p15, 0, r0, c13, c0, 2		@ TPIDRURW
-	mcr	p15, 0, r0, c13, c0, 3		@ TPIDRURO
-	vmsr	fpscr, r0
-	.irp	q, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	vmov.i64 q\q, #0
-	.endr
-	mov	r6, #(ARM_MODE_USR | ARM_PSR_F)	@ IRQs on: Ctrl-C (the kernel keeps them off)
-	tst	r4, #1				@ bit 0 of the entry: a Thumb entry point, as
-	orrne	r6, r6, #ARM_PSR_T		@ Linux's start_thread starts it (CPSR.T)
-	bicne	r4, r4, #1
-	push	{r4, r6}			@ pc, cpsr for rfe
-	mov	r7, #0
-	push	{r5, r7}			@ user sp, lr
-	ldmia	sp, {sp, lr}^
-	nop
-	add	sp, sp, #8
-	mov	r0, #0
-	mov	r1, #0
-	mov	r2, #0
-	mov	r3, #0
-	mov	r4, #0
-	mov	r5, #0
-	mov	r6, #0
-	mov	r7, #0
-	mov	r8, #0
-	mov	r9, #0
-	mov	r10, #0
-	mov	r11, #0
-	mov	r12, #0
-	rfeia	sp!
+/* void arch_switch_to(struct arch_task *prev, struct arch_task *next)
+ * The callee-saved registers and the return address stay on prev's stack (10 words, so sp
+ * stays 8-byte aligned), its sp and user state go into *prev; next's come back the same way.
+ * Switching sp_svc is what makes a trap from user mode save its registers on the stack of the
+ * task that was running: the vectors push onto whatever sp_svc holds. */
+	.global arch_switch_to
+	.type arch_switch_to, %function
+arch_switch_to:
+	push	{r3-r11, lr}
+	str	sp, [r0, #AT_SP]
+	mov	r4, r1
+	bl	arm_user_state_save
+	mov	r0, r4
+	bl	arm_user_state_load
+	ldr	r0, [r4, #AT_STACK]
+	ldr	r1, =arm_kstack_bottom
+	str	r0, [r1]
+	ldr	sp, [r4, #AT_SP]
+	pop	{r3-r11, pc}
 
-/* void arch_user_exit(long value): from trap context, back to arch_user_run's caller. */
-	.global arch_user_exit
-	.type arch_user_exit, %function
-arch_user_exit:
-	ldr	r3, =arm_user_kctx
-	ldr	sp, [r3]
-	pop	{r2}
-	str	r2, [r3]
-	pop	{r4-r11, pc}
+/* void arm_user_state_save(struct arch_task *t): the registers the kernel never uses but user
+ * code does (VFP/NEON D0-D31, FPSCR, the thread-ID registers), from the CPU into *t. */
+	.global arm_user_state_save
+	.type arm_user_state_save, %function
+arm_user_state_save:
+	mrc	p15, 0, r1, c13, c0, 2		@ TPIDRURW
+	mrc	p15, 0, r2, c13, c0, 3		@ TPIDRURO
+	vmrs	r3, fpscr
+	str	r1, [r0, #AT_TPIDRURW]
+	str	r2, [r0, #AT_TPIDRURO]
+	str	r3, [r0, #AT_FPSCR]
+	add	r0, r0, #AT_VFP
+	vstmia	r0!, {d0-d15}
+	vstmia	r0, {d16-d31}
+	bx	lr
+
+/* void arm_user_state_load(const struct arch_task *t): the reverse, from *t into the CPU. */
+	.global arm_user_state_load
+	.type arm_user_state_load, %function
+arm_user_state_load:
+	ldr	r1, [r0, #AT_TPIDRURW]
+	ldr	r2, [r0, #AT_TPIDRURO]
+	ldr	r3, [r0, #AT_FPSCR]
+	mcr	p15, 0, r1, c13, c0, 2
+	mcr	p15, 0, r2, c13, c0, 3
+	vmsr	fpscr, r3
+	add	r0, r0, #AT_VFP
+	vldmia	r0!, {d0-d15}
+	vldmia	r0, {d16-d31}
+	bx	lr
+
+/* A new user task's first arch_switch_to returns here, with sp at its frame (the top of its
+ * stack): the scheduler sees it before it leaves (signals sent meanwhile), then the frame is
+ * restored as a trap's would be. */
+	.global arm_task_start_user
+	.type arm_task_start_user, %function
+arm_task_start_user:
+	mov	r0, sp
+	bl	sched_first_return_to_user
+	b	arm_trap_return
+
+/* A new kernel task's first arch_switch_to returns here with r4 = fn, r5 = arg. */
+	.global arm_task_start_kernel
+	.type arm_task_start_kernel, %function
+arm_task_start_kernel:
+	.cfi_startproc
+	.cfi_undefined lr
+	mov	r0, r5
+	blx	r4
+	b	.				@ fn never returns
+	.cfi_endproc
 	.ltorg
 
-	.bss
+	.data
 	.balign 4
-arm_user_kctx:
-	.space 4
+/* The lowest address of the running task's SVC stack (vec_dabt's overflow check); the boot
+ * stack until the first switch. */
+	.global arm_kstack_bottom
+arm_kstack_bottom:
+	.word	boot_svc_stack

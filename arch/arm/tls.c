@@ -1,5 +1,7 @@
 /* ARM's set_tls (private call 0xf0005): the thread pointer is TPIDRURO, which user mode reads
- * (mrc p15, 0, rX, c13, c0, 3) and cannot write. arch_user_run zeroes it for each process. */
+ * (mrc p15, 0, rX, c13, c0, 3) and cannot write. It is per task: arch_switch_to saves and loads
+ * it, a new process starts with 0 (arch_task_create_user, arch_task_reset_user_state), a forked
+ * one with its parent's. */
 #include <kernel/kernel.h>
 #include <kernel/syscall.h>
 
@@ -18,6 +20,7 @@ long sys_arm_get_tls(const struct syscall_args *a)
 	return (long)v;
 }
 
+/* Nothing to do: the thread IDs are the task's own (arch_task_create_user zeroes them). */
 void arch_tls_reset(void)
 {
 }

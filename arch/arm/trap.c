@@ -4,6 +4,7 @@
 #include <arch/trap.h>
 #include <asm/cp15.h>
 #include <asm/trap_frame.h>
+#include <kernel/sched.h>
 #include "arm.h"
 
 extern char arm_vectors[];
@@ -16,7 +17,7 @@ __noreturn void arm_psci_system_off(void);
 
 /* User programs may use VFP and Advanced SIMD, as on Linux (the Cortex-A15 has VFPv4-D32 and
  * NEON). The kernel is built soft-float and never touches them, so there is no state to save
- * around a trap; arch_user_run gives each process zeroed registers. */
+ * around a trap; arch_switch_to saves and loads each task's (entry.S), eagerly. */
 static void vfp_enable(void)
 {
 	arm_write_cpacr(arm_read_cpacr() | CPACR_CP10_CP11_FULL);
@@ -121,6 +122,7 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 		break;
 	case ARM_VEC_SVC:
 		decode_svc(&ti, f);
+		f->orig_r0 = f->r[0]; /* the result overwrites r0: arch_syscall_restart's */
 		break;
 	case ARM_VEC_PABT:
 		ti.name = "Prefetch Abort";
@@ -135,7 +137,7 @@ void arm_trap_entry(struct trap_frame *f, unsigned vec)
 	case ARM_VEC_IRQ:
 		ti.name = "IRQ";
 		ti.kind = TRAP_IRQ;
-		arm_gic_acknowledge(); /* before the dispatcher, which may end the task */
+		ti.irq = arm_irq_acknowledge(); /* before the dispatcher, which may switch tasks */
 		break;
 	default:
 		ti.name = "FIQ";
@@ -159,4 +161,11 @@ unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i)
 void arch_syscall_set_return(struct trap_frame *f, long value)
 {
 	f->r[0] = (uint32_t)value;
+}
+
+/* The one-process model's exit, kept for callers not yet moved to process_exit (mm/fault.c):
+ * value is the shell's status, an exit code or 128 + the signal. */
+__noreturn void arch_user_exit(long value)
+{
+	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
 }

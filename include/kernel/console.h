@@ -38,4 +38,8 @@ void console_receive(void);
 /* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
 bool console_interrupt_pending(void);
 
+/* What the line reader calls while no byte is there (arch_idle until the process layer sets
+ * its scheduler's: kernel/proc.c). */
+void console_set_idle(void (*idle)(void));
+
 #endif

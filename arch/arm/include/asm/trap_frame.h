@@ -7,9 +7,10 @@
 #define TF_R0 0
 #define TF_SP 52
 #define TF_LR 56
-#define TF_PC 60
-#define TF_CPSR 64
-#define TF_SIZE 68
+#define TF_ORIG_R0 60
+#define TF_PC 64
+#define TF_CPSR 68
+#define TF_SIZE 72
 
 #define ARM_MODE_USR 0x10
 #define ARM_MODE_FIQ 0x11
@@ -40,12 +41,14 @@ struct trap_frame {
 	uint32_t r[13];
 	uint32_t sp;
 	uint32_t lr;
+	uint32_t orig_r0; /* a syscall's first argument, which r0's result overwrites (restart) */
 	uint32_t pc;
 	uint32_t cpsr;
 };
 
 _Static_assert(__builtin_offsetof(struct trap_frame, sp) == TF_SP, "TF_SP");
 _Static_assert(__builtin_offsetof(struct trap_frame, lr) == TF_LR, "TF_LR");
+_Static_assert(__builtin_offsetof(struct trap_frame, orig_r0) == TF_ORIG_R0, "TF_ORIG_R0");
 _Static_assert(__builtin_offsetof(struct trap_frame, pc) == TF_PC, "TF_PC");
 _Static_assert(__builtin_offsetof(struct trap_frame, cpsr) == TF_CPSR, "TF_CPSR");
 _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "TF_SIZE");
