@@ -64,12 +64,19 @@ static int fork_frames(const struct fs_file *prog, bool compat, uint64_t *frames
 	while ((p = process_find(pid)) && p->state == PROC_RUNNABLE)
 		sched_idle();
 	if (p && p->state == PROC_SLEEPING) {
+		/* The root's frames: an empty address space's (one on most, four on ARM). */
 		struct mm child;
-		uint64_t before = frames_in_use();
-		err = mm_fork(&child, &p->mm);
+		uint64_t before = frames_in_use(), root_frames = 0;
+		err = mm_init(&child, p->mm.compat, p->mm.asid);
+		if (!err) {
+			root_frames = frames_in_use() - before;
+			mm_destroy(&child);
+			before = frames_in_use();
+			err = mm_fork(&child, &p->mm);
+		}
 		if (!err) {
 			*frames = frames_in_use() - before;
-			*tables = pt_table_frames(child.root, child.geo.task_size) + 1;
+			*tables = pt_table_frames(child.root, child.geo.task_size) + root_frames;
 			mm_destroy(&child);
 		}
 	}
