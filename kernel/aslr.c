@@ -234,7 +234,7 @@ static int cmd_aslr(int argc, char **argv)
 		return aslr_tradeoff(argc, argv);
 	printk("usage: aslr info\n"
 	       "       aslr sample N [-32] [--layout-only] [--region mmap|stack|brk]\n"
-	       "       aslr attack [-32] [--bits B] [--trials T] [--respawn-s S]\n"
+	       "       aslr attack [-32] [--exec] [--fork] [--bits B] [--trials T] [--respawn-s S]\n"
 	       "       aslr tradeoff [-32]\n");
 	return 2;
 }

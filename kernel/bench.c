@@ -3,6 +3,7 @@
  * tools/bench.py reads the machine lines ("bench-exec: ...", "bench-layout: ...") into
  * docs/benchmarks.md. */
 #include <arch/cpu.h>
+#include <kernel/bench.h>
 #include <kernel/console.h>
 #include <kernel/kernel.h>
 #include <mm/layout.h>
@@ -26,7 +27,8 @@ static void usage(void)
 {
 	printk("usage: bench exec N [-32] [PROG]   time N runs of PROG (default hello)\n"
 	       "       bench layout N [-32]        time N layout-only draws (aslr sample --layout-only)\n"
-	       "       bench boot                  the counter at kernel_main and at the ready line\n");
+	       "       bench boot                  the counter at kernel_main and at the ready line\n"
+	       "       bench fork N [-32]          time N fork+exit+wait, a fork's frames\n");
 }
 
 static int parse_opts(int argc, char **argv, unsigned max, struct bench_opts *o)
@@ -212,8 +214,10 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (argc == 2 && strcmp(argv[1], "boot") == 0)
 		return bench_boot();
+	if (argc >= 2 && strcmp(argv[1], "fork") == 0)
+		return bench_fork(argc, argv);
 	usage();
 	return 2;
 }
-SHELL_COMMAND(bench, "bench", "bench exec|layout N [-32] [PROG] | boot  time runs, draws or the boot with the guest's counter",
+SHELL_COMMAND(bench, "bench", "bench exec|layout|fork N [-32] [PROG] | boot  time runs, draws or the boot with the guest's counter",
 	      cmd_bench);

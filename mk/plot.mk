@@ -1,5 +1,6 @@
 # ASLR plots and the teaching walkthrough (issue 5, items 5 and 7), included by the top-level Makefile:
-#   make qemu-<preset> plot   boot the preset with rng.seed=1, run aslr sample and aslr tradeoff, draw
+#   make qemu-<preset> plot   boot the preset with rng.seed=1, run aslr sample, aslr tradeoff and
+#                             aslr attack --exec --fork (tries against the bits, both curves), draw
 #                             PNGs into build/plots/<preset>/ (tools/plot.py; gnuplot from gnuplot-nox)
 #                             PLOT_ARGS="--region all -32 --bits 12 --samples 8192" passes options on
 #   make docs                 regenerate the transcripts and plots of docs/teaching*.md from real runs

@@ -52,7 +52,8 @@ FLOOR_DIR = os.path.join(REPO, "build", "floor")
 FLOOR_FOR_BINARY = {"qemu-system-aarch64": "arm64", "qemu-system-arm": "arm",
                     "qemu-system-i386": "x86", "qemu-system-x86_64": "x86"}
 GOALS = {"boot_ratio": 1.20, "exec_arm64": 5000, "exec_any": 2000, "layout_arm64": 1000000,
-         "idle_pct": 5.0, "test_s": 600, "glibc_arm64": 2000}
+         "idle_pct": 5.0, "test_s": 600, "glibc_arm64": 2000,
+         "fork_arm64": 10000}
 
 
 class BenchError(Exception):
@@ -255,9 +256,22 @@ def measure_guest(m, execs, layouts, idle_s):
         out = g.command("aslr sample 65536 --layout-only", timeout=600)
         rate = re.search(r"rate\s+(\d+) samples/s", out)
         r["sample_layout_rate"] = int(rate.group(1)) if rate else None
+        r.update(measure_fork(g, execs))
         return r
     finally:
         g.kill()
+
+
+def measure_fork(g, forks):
+    """`bench fork N`: fork+exit+wait/s with a 1 MiB touched heap, the frames a fork costs."""
+    out = g.command("bench fork %d" % forks, timeout=600)
+    try:
+        f = machine_line(out, "bench-fork")
+    except BenchError:
+        return {"fork_rate": None}
+    return {"fork_rate": int(f["rate"]), "fork_frames": int(f["fork_frames"]),
+            "fork_tables": int(f["table_frames"]),
+            "fork_leak": int(f["frames_after"]) - int(f["frames_before"])}
 
 
 def measure_glibc(m, execs):
@@ -500,6 +514,22 @@ def render(results, facts, test, started, args):
             L.append("- %s: glibc hello not measured: %s" % (p, r["glibc_error"]))
     L.append("")
     L.append("Layout-only goal: ≥ %s draws/s on arm64 (arm64-4k-va48)." % fmt_int(GOALS["layout_arm64"]))
+    L.append("")
+    L.append("Fork: `bench fork %d` (user/forkbench, a 1 MiB touched heap): fork+exit+wait per second "
+             "(goal ≥ %s on arm64-4k-va48) and the frames a fork's address space takes before any write "
+             "(goal: page tables only; a fork also takes the child's kernel stack and process slot)."
+             % (args.execs, fmt_int(GOALS["fork_arm64"])))
+    L.append("")
+    L.append("| preset | fork+exit+wait /s | frames of a fork's address space | of them page tables | frames leaked |")
+    L.append("|---|---:|---:|---:|---:|")
+    for p, r in results.items():
+        if r.get("fork_rate") is None:
+            continue
+        rate = fmt_int(r["fork_rate"])
+        if p == "arm64-4k-va48":
+            rate += " " + ok(r["fork_rate"] >= GOALS["fork_arm64"])
+        L.append("| %s | %s | %d | %d | %d |" % (p, rate, r["fork_frames"], r["fork_tables"],
+                                                 r["fork_leak"]))
     L.append("")
     L.append("## Size, memory, idle")
     L.append("")

@@ -2,12 +2,15 @@
 """plot.py: ASLR pictures of one preset, measured on the booted kernel and drawn with gnuplot.
 
   tools/plot.py PRESET [--seed N] [--samples N] [--region mmap|stack|brk|all] [-32]
-               [--layout-only] [--bits B] [--respawn-s S] [--only hist|tradeoff] [--out DIR]
+               [--layout-only] [--bits B] [--respawn-s S] [--only hist|tradeoff|attack]
+               [--attack-budget EXECS] [--out DIR]
 
 Step 1 boots PRESET with `rng.seed=N` (so a rerun draws the same layouts), optionally sets the
 bits (`sysctl -w`), runs `aslr sample N` per region and draws a histogram of the random offsets.
 Step 2 runs `aslr tradeoff` and draws the largest mapping still possible against the bits, with
-the expected brute-force time on a second axis. Each picture is OUT/<name>.png beside the data
+the expected brute-force time on a second axis. Step 3 runs `aslr attack --exec --fork` at the
+first four values of the knob (the compat one where the native range starts above 12 bits) and
+draws the measured mean tries of both attacks against 2^bits and 2^(bits-1). Each picture is OUT/<name>.png beside the data
 (<name>.dat) and the gnuplot script (<name>.gp) that drew it; OUT defaults to build/plots/PRESET.
 
 Only the kernel's machine lines (`aslr: ...`, `aslr-sample: ...`, `aslr-tradeoff: ...`) are
@@ -225,6 +228,73 @@ plot '{dat}' using 1:2 axes x1y1 with linespoints pt 7 ps 0.8 lw 2 lc rgb "#204a
     return gnuplot(out_dir, name, script)
 
 
+# --- step 3: the attack, measured: fork server against re-exec -----------------------------------
+
+def attack_bits_values(info, compat, count=4):
+    """The knob and the first `count` values of its range, from `aslr info`'s machine line: the
+    compat knob when the native one starts above 12 bits (too many tries to measure)."""
+    lo_n, hi_n = int(info["min"]), int(info["max"])
+    if compat or (lo_n > 12 and "compat_min" in info):
+        lo, hi = int(info["compat_min"]), int(info["compat_max"])
+        return True, "vm.mmap_rnd_compat_bits", list(range(lo, min(hi, lo + count - 1) + 1))
+    return False, "vm.mmap_rnd_bits", list(range(lo_n, min(hi_n, lo_n + count - 1) + 1))
+
+
+def attack_trials(bits, budget):
+    """Trials at `bits` so that the --exec attack costs about `budget` execs (20..200: a mean
+    of fewer scatters by more than the factor of 2 the plot is about)."""
+    return max(20, min(200, budget >> bits))
+
+
+def measure_attack(guest, compat, bits_values, budget, say=print, preset=""):
+    """`aslr attack --exec --fork` at each value: rows of (bits, trials, exec row, fork row)."""
+    rows = []
+    for b in bits_values:
+        trials = attack_trials(b, budget)
+        cmd = "aslr attack%s --exec --fork --bits %d --trials %d" % (" -32" if compat else "", b,
+                                                                    trials)
+        lines = guest.run(cmd, timeout=120 + (trials << b) / 100)
+        found = {f.get("mode", "exec"): f for f in machine_fields(lines, "aslr-attack")}
+        if "exec" not in found or "fork" not in found:
+            raise GuestError("`%s` printed no exec and fork aslr-attack: lines:\n%s"
+                             % (cmd, "\n".join("    | " + ln for ln in lines[-20:])))
+        rows.append((b, trials, found["exec"], found["fork"]))
+        say("%s: `%s`: exec mean %s, fork mean %s" % (preset, cmd, found["exec"]["mean"],
+                                                     found["fork"]["mean"]))
+    return rows
+
+
+def plot_attack(out_dir, name, preset, rows, knob, seed):
+    dat = os.path.join(out_dir, name + ".dat")
+    with open(dat, "w") as f:
+        f.write("# %s: aslr attack --exec --fork per value of %s, rng.seed=%d\n"
+                "# bits trials exec_mean exec_median fork_mean fork_median theory_fixed "
+                "theory_enum\n" % (preset, knob, seed))
+        for b, trials, ex, fk in rows:
+            f.write("%d %d %s %s %s %s %s %s\n" % (b, trials, ex["mean"], ex["median"], fk["mean"],
+                                                   fk["median"], ex["theory_fixed"],
+                                                   ex["theory_enum"]))
+    bits = [r[0] for r in rows]
+    title = ("%s: tries until the secret is found vs %s, measured (rng.seed=%d)\\n"
+             "--exec: fixed guess, fresh layout per crash; --fork: a fork server's children, "
+             "each page once" % (preset, knob, seed))
+    script = (PNG_HEADER + """set xlabel "{knob} (bits)"
+set ylabel "tries per success (log scale)"
+set xrange [{xlo}:{xhi}]
+set xtics 1
+set logscale y 2
+set format y "2^%L"
+set grid xtics ytics
+set key top left
+plot '{dat}' using 1:7 with lines lw 1 dt 2 lc rgb "#cc0000" title "theory: 2^bits (fixed guess)", \\
+     '' using 1:8 with lines lw 1 dt 2 lc rgb "#204a87" title "theory: 2^(bits-1) (enumerating)", \\
+     '' using 1:3 with linespoints pt 7 ps 1.2 lw 2 lc rgb "#cc0000" title "--exec, measured mean", \\
+     '' using 1:5 with linespoints pt 5 ps 1.2 lw 2 lc rgb "#204a87" title "--fork, measured mean"
+""").format(png=name + ".png", title=title, knob=knob, xlo=min(bits) - 0.5,
+           xhi=max(bits) + 0.5, dat=name + ".dat")
+    return gnuplot(out_dir, name, script)
+
+
 def gnuplot(out_dir, name, script):
     gp = os.path.join(out_dir, name + ".gp")
     with open(gp, "w") as f:
@@ -263,7 +333,7 @@ def draw_tradeoff(out_dir, prefix, preset, lines, compat, respawn_s, seed,
 
 def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, layout_only=False,
                bits=None, respawn_s=5.0, only=None, out_dir=None, log_path=None, prefix="",
-               say=print, build_root=None):
+               say=print, build_root=None, attack_budget=16384):
     """Boot preset, measure, draw. Returns the paths of the PNGs."""
     out_dir = out_dir or os.path.join(M.REPO, "build", "plots", preset)
     os.makedirs(out_dir, exist_ok=True)
@@ -293,6 +363,16 @@ def make_plots(preset, seed=1, samples=2048, regions=("mmap",), compat=False, la
                                       respawn_s, seed, cmd)
             pngs.append(png)
             say("%s: `%s`: %d bits values -> %s" % (preset, cmd, len(rows), M.display_path(png)))
+        if only in (None, "attack"):
+            use_compat, knob, values = attack_bits_values(info, compat)
+            # 20 trials at least: leave out the values whose --exec attack would far exceed the budget
+            values = [b for b in values if 20 << b <= 2 * attack_budget] or values[:1]
+            rows = measure_attack(g, use_compat, values, attack_budget, say, preset)
+            png = plot_attack(out_dir, "%sattack-%s" % (prefix, "compat" if use_compat else "native"),
+                              preset, rows, knob, seed)
+            pngs.append(png)
+            say("%s: aslr attack --exec --fork at %s = %s -> %s"
+                % (preset, knob, ",".join(map(str, values)), M.display_path(png)))
     return pngs
 
 
@@ -309,7 +389,9 @@ def main():
     ap.add_argument("--bits", type=int, help="set vm.mmap_rnd_bits (or _compat_bits) first")
     ap.add_argument("--respawn-s", type=float, default=5.0,
                     help="seconds per respawn for the brute-force axis (5, as for mediaserver)")
-    ap.add_argument("--only", choices=("hist", "tradeoff"), help="one step only")
+    ap.add_argument("--only", choices=("hist", "tradeoff", "attack"), help="one step only")
+    ap.add_argument("--attack-budget", type=int, default=16384,
+                    help="about this many execs per bits value for step 3's --exec attack (16384)")
     ap.add_argument("--out", help="output directory (build/plots/PRESET)")
     ap.add_argument("--log", help="write the raw console session to this file")
     ap.add_argument("--build-root", default=os.environ.get("RNDBITS_BUILD_ROOT"))
@@ -318,7 +400,7 @@ def main():
     try:
         make_plots(a.preset, a.seed, a.samples, regions, a.compat, a.layout_only, a.bits,
                    a.respawn_s, a.only, a.out and os.path.abspath(a.out), a.log,
-                   build_root=a.build_root)
+                   build_root=a.build_root, attack_budget=a.attack_budget)
     except GuestError as e:
         print("plot.py: %s" % e, file=sys.stderr)
         sys.exit(1)
