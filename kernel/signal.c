@@ -4,6 +4,7 @@
  * SA_NODEFER, SA_RESETHAND, SA_ONSTACK, and what happens when a frame cannot be written.
  * docs/signals.md describes the behaviour and its limits. */
 #include <arch/signal.h>
+#include <arch/task.h>
 #include <arch/trap.h>
 #include <kernel/kernel.h>
 #include <kernel/proc.h>
@@ -34,11 +35,6 @@ static uint64_t sigbit(int sig)
  * are ignored too until there is job control. */
 #define DEFAULT_IGNORE (sigbit(SIGCHLD) | sigbit(SIGCONT) | sigbit(SIGURG) | sigbit(SIGWINCH))
 #define DEFAULT_STOP (sigbit(SIGSTOP) | sigbit(SIGTSTP) | sigbit(SIGTTIN) | sigbit(SIGTTOU))
-/* Default action "core" (SIG_KERNEL_COREDUMP_MASK): terminate with the core flag. */
-#define DEFAULT_CORE (sigbit(SIGQUIT) | sigbit(SIGILL) | sigbit(SIGTRAP) | sigbit(SIGABRT) | \
-		      sigbit(SIGBUS) | sigbit(SIGFPE) | sigbit(SIGSEGV) | sigbit(24) | \
-		      sigbit(25) | sigbit(SIGSYS))
-#define WAIT_CORE_FLAG 0x80
 
 const char *signal_name(int sig)
 {
@@ -60,27 +56,6 @@ const char *signal_name(int sig)
 	if (i >= ARRAY_SIZE(names) || !names[i])
 		return "signal";
 	return names[i];
-}
-
-/* Until the scheduler (kernel/sched.c) lands, nothing sleeps: the one process is running. */
-__attribute__((weak)) void sched_wake_for_signal(struct process *p)
-{
-	(void)p;
-}
-
-__attribute__((weak)) int sched_sleep_interruptible(const void *chan, uint64_t deadline)
-{
-	(void)chan;
-	(void)deadline;
-	return -EINTR;
-}
-
-/* include/arch/task.h's (not included: asm/task.h exists only once the arch's task code has
- * landed); until then, a call that asked to be restarted ends with -EINTR. */
-void arch_syscall_restart(struct trap_frame *f);
-__attribute__((weak)) void arch_syscall_restart(struct trap_frame *f)
-{
-	arch_syscall_set_return(f, -EINTR);
 }
 
 static bool valid_signal(int sig)
@@ -228,12 +203,14 @@ static int next_signal(uint64_t ready)
 	return __builtin_ctzll(sync ? sync : ready) + 1;
 }
 
-/* The default action of sig: back (ignored), or the end of the process. */
+/* The default action of sig: back (ignored), or the end of the process. The "core" signals
+ * (SIGSEGV, SIGABRT, ...) end it too: no core file is written, so the wait status has no core
+ * flag (0x80), as on Linux with RLIMIT_CORE 0, its default. */
 static void default_action(int sig)
 {
 	if (sigbit(sig) & (DEFAULT_IGNORE | DEFAULT_STOP))
 		return;
-	process_exit(sig | (sigbit(sig) & DEFAULT_CORE ? WAIT_CORE_FLAG : 0));
+	process_exit(sig);
 }
 
 /* Run the handler: its frame on the user stack, then the mask it runs with. */

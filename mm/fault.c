@@ -15,6 +15,7 @@
 #include <mm/pgtable.h>
 #include <mm/pmm.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <arch/signal.h>
 #include <kernel/utsname.h>
@@ -48,7 +49,7 @@ __noreturn void out_of_memory(void)
 	       "file-rss:%lukB, shmem-rss:0kB, UID:%u pgtables:%lukB oom_score_adj:0\n",
 	       p->pid, p->name, kib(total_vm), kib(anon), kib(mapped - anon), current_uid(),
 	       kib((uint64_t)pt_table_frames(mm->root, mm->geo.task_size) * PAGE_SIZE));
-	arch_user_exit(128 + SIGKILL);
+	process_exit(SIGKILL);
 }
 
 /* A page could not be had: the process running in mm dies (Linux's OOM killer picks the

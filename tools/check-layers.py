@@ -33,6 +33,8 @@ KNOWN_EDGES = {
     ("mm/fault.c", "signal.h"):
         "a user fault sends its signal (signal_force_fault_info) and asks whether a handler "
         "takes it: the same hook as proc.h's would carry the signal",
+    ("mm/fault.c", "sched.h"):
+        "the OOM kill ends the running process (process_exit): the same hook as proc.h's",
     ("mm/pt_cmd.c", "proc.h"):
         "`pt walk PID` looks a process up: a shell command, whose place is above mm",
     ("mm/vma.c", "fs.h"):

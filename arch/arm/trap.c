@@ -4,7 +4,6 @@
 #include <arch/trap.h>
 #include <asm/cp15.h>
 #include <asm/trap_frame.h>
-#include <kernel/sched.h>
 #include "arm.h"
 
 extern char arm_vectors[];
@@ -163,9 +162,3 @@ void arch_syscall_set_return(struct trap_frame *f, long value)
 	f->r[0] = (uint32_t)value;
 }
 
-/* The one-process model's exit, kept for callers not yet moved to process_exit (mm/fault.c):
- * value is the shell's status, an exit code or 128 + the signal. */
-__noreturn void arch_user_exit(long value)
-{
-	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
-}

@@ -3,7 +3,6 @@
 #include <arch/trap.h>
 #include <arch/memory.h>
 #include <kernel/kernel.h>
-#include <kernel/sched.h>
 #include <asm/arm64.h>
 #include <asm/pgtable-hwdef.h>
 #include <asm/trap_frame.h>
@@ -256,10 +255,3 @@ void arch_syscall_set_return(struct trap_frame *f, long value)
 	f->x[0] = frame_is_compat(f) ? (uint64_t)(uint32_t)value : (uint64_t)value;
 }
 
-/* The one-process model's exit, kept for callers not yet moved to process_exit (mm/fault.c):
- * value is the shell's status, an exit code or 128 + the signal. */
-__noreturn void arch_user_exit(long value)
-{
-	kernel_trap_depth = 0;
-	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
-}

@@ -13,7 +13,6 @@
 #include <asm/task_x86.h>
 #include <asm/trap_frame.h>
 #include <kernel/kernel.h>
-#include <kernel/sched.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm/pmm.h>
@@ -170,9 +169,3 @@ void arch_task_reset_user_state(struct arch_task *t)
 	x86_task_load_segments(t);
 }
 
-/* The one-process model's exit, kept for the callers not yet moved to process_exit (mm/fault.c):
- * value is the shell's status, an exit code or 128 + the signal. */
-__noreturn void arch_user_exit(long value)
-{
-	process_exit(value > 128 ? (int)(value - 128) : (int)((value & 0xff) << 8));
-}

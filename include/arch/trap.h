@@ -55,10 +55,4 @@ unsigned long arch_syscall_nr(const struct trap_frame *f);
 unsigned long arch_syscall_arg(const struct trap_frame *f, unsigned i);
 void arch_syscall_set_return(struct trap_frame *f, long value);
 
-/* Enter user mode at entry with stack pointer sp in the current user address space (32-bit
- * compat mode when compat is set) and stay there until the kernel calls arch_user_exit() from
- * trap context; then return its value. Processes run synchronously: the shell waits. */
-long arch_user_run(uintptr_t entry, uintptr_t sp, bool compat);
-__noreturn void arch_user_exit(long value);
-
 #endif
