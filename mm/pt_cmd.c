@@ -11,7 +11,6 @@
 #include <lib/vafields.h>
 #include <mm/mm.h>
 #include <mm/pgtable.h>
-#include <mm/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/shell.h>
 
@@ -34,22 +33,18 @@ static void print_run(const struct dump_run *r)
 }
 
 /* Merge leaves that continue the previous range with the same permissions. */
-static int dump_leaf(const struct pt_leaf *l, void *ctx)
+static void dump_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
 {
 	struct dump_run *r = ctx;
-	uint64_t va = l->va, size = l->size;
-	phys_addr_t pa = l->info.pa;
-	unsigned prot = l->info.prot;
 
 	r->leaves++;
 	if (r->open && r->end == va && r->prot == prot) {
 		r->end = va + size;
-		return 0;
+		return;
 	}
 	if (r->open)
 		print_run(r);
 	*r = (struct dump_run){ true, va, va + size, pa, prot, r->leaves };
-	return 0;
 }
 
 static struct process *process_arg(int argc, char **argv, int index)
@@ -235,26 +230,6 @@ static int pt_compare_cmd(int argc, char **argv)
 	return 0;
 }
 
-/* What `pt walk` adds about a user page's frame: its owners when fork shares it
- * copy-on-write, or that the next write makes a read-only private page writable again (its
- * sharers are gone). NULL for a page that is simply the process's own, or the image's. */
-static const char *frame_note(struct process *p, uint64_t va, const struct pt_walk_result *w,
-			      char *buf, size_t size)
-{
-	const struct vma *v = p && w->mapped && va < p->mm.geo.task_size ? vma_find(&p->mm, va) : NULL;
-
-	if (!v || v->shared_pa)
-		return NULL;
-	unsigned refs = pmm_page_refs(w->pa & ~((phys_addr_t)PAGE_SIZE - 1));
-	if (refs > 1)
-		snprintf(buf, size, "shared copy-on-write, %u refs", refs);
-	else if ((v->prot & PT_W) && !(w->prot & PT_W))
-		snprintf(buf, size, "copy-on-write, 1 ref: the next write takes it back");
-	else
-		return NULL;
-	return buf;
-}
-
 static int pt_walk_cmd(int argc, char **argv)
 {
 	uint64_t va;
@@ -281,8 +256,7 @@ static int pt_walk_cmd(int argc, char **argv)
 	printk("pt walk 0x%llx in %s (%s)\n", (unsigned long long)va,
 	       p ? p->name : "the kernel", arch_pt_geometry()->name);
 	pt_walk(root, (uintptr_t)va, &w);
-	char note[64];
-	pt_print_walk_note((uintptr_t)va, &w, frame_note(p, va, &w, note, sizeof(note)));
+	pt_print_walk((uintptr_t)va, &w);
 	return 0;
 }
 
@@ -296,8 +270,7 @@ static int pt_dump_cmd(int argc, char **argv)
 	if (!p)
 		return 1;
 	printk("pt dump of pid %d (%s): the user half as the tables map it\n", p->pid, p->name);
-	const struct pt_visit_ops ops = { .leaf = dump_leaf };
-	pt_visit(p->mm.root, 0, p->mm.geo.task_size - 1, &ops, &run);
+	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, dump_leaf, &run);
 	if (run.open)
 		print_run(&run);
 	printk("%llu leaves\n", (unsigned long long)run.leaves);
@@ -324,11 +297,9 @@ static unsigned comparable(unsigned prot)
 	return prot & mask;
 }
 
-static int check_leaf(const struct pt_leaf *l, void *ctx)
+static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
 {
 	struct check_ctx *c = ctx;
-	uint64_t va = l->va, size = l->size;
-	unsigned prot = l->info.prot;
 	struct vma *v = vma_find(&c->p->mm, va);
 
 	c->pages += size >> PAGE_SHIFT;
@@ -346,7 +317,7 @@ static int check_leaf(const struct pt_leaf *l, void *ctx)
 		       v->prot & PT_R ? 'r' : '-', v->prot & PT_W ? 'w' : '-', v->prot & PT_X ? 'x' : '-');
 		c->bad++;
 	}
-	return 0;
+	(void)pa;
 }
 
 /* Every page the tables map must lie in a VMA and grant exactly what that VMA allows. */
@@ -357,8 +328,7 @@ static int pt_check_cmd(int argc, char **argv)
 
 	if (!p)
 		return 1;
-	const struct pt_visit_ops ops = { .leaf = check_leaf };
-	pt_visit(p->mm.root, 0, p->mm.geo.task_size - 1, &ops, &c);
+	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, check_leaf, &c);
 	printk("pt check: pid %d, %u VMAs, %llu pages mapped, %llu mismatch%s", p->pid,
 	       p->mm.nr_vmas, (unsigned long long)c.pages, (unsigned long long)c.bad,
 	       c.bad == 1 ? "" : "es");
