@@ -307,6 +307,11 @@ void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
 
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 {
+	pt_print_walk_note(va, w, NULL);
+}
+
+void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char *note)
+{
 	unsigned width = geo()->pte_bytes * 2;
 
 	for (unsigned i = 0; i < w->nr_steps; i++) {
@@ -319,9 +324,11 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w)
 		       (unsigned long long)s->pte, meaning);
 	}
 	if (w->mapped) {
-		printk("  => 0x%llx -> pa 0x%llx %c%c%c %s\n", (unsigned long long)va, (unsigned long long)w->pa,
-		       w->prot & PT_R ? 'r' : '-', w->prot & PT_W ? 'w' : '-',
-		       w->prot & PT_X ? 'x' : '-', w->prot & PT_USER ? "user" : "kernel");
+		printk("  => 0x%llx -> pa 0x%llx %c%c%c %s%s%s%s\n", (unsigned long long)va,
+		       (unsigned long long)w->pa, w->prot & PT_R ? 'r' : '-',
+		       w->prot & PT_W ? 'w' : '-', w->prot & PT_X ? 'x' : '-',
+		       w->prot & PT_USER ? "user" : "kernel", note ? " (" : "", note ? note : "",
+		       note ? ")" : "");
 	} else if (w->nr_steps) {
 		printk("  => 0x%llx not mapped: translation fails at L%u\n", (unsigned long long)va,
 		       w->steps[w->nr_steps - 1].level);

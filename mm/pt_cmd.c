@@ -11,6 +11,7 @@
 #include <lib/vafields.h>
 #include <mm/mm.h>
 #include <mm/pgtable.h>
+#include <mm/pmm.h>
 #include <kernel/proc.h>
 #include <kernel/shell.h>
 
@@ -230,6 +231,26 @@ static int pt_compare_cmd(int argc, char **argv)
 	return 0;
 }
 
+/* What `pt walk` adds about a user page's frame: its owners when fork shares it
+ * copy-on-write, or that the next write makes a read-only private page writable again (its
+ * sharers are gone). NULL for a page that is simply the process's own, or the image's. */
+static const char *frame_note(struct process *p, uint64_t va, const struct pt_walk_result *w,
+			      char *buf, size_t size)
+{
+	const struct vma *v = p && w->mapped && va < p->mm.geo.task_size ? vma_find(&p->mm, va) : NULL;
+
+	if (!v || v->shared_pa)
+		return NULL;
+	unsigned refs = pmm_page_refs(w->pa & ~((phys_addr_t)PAGE_SIZE - 1));
+	if (refs > 1)
+		snprintf(buf, size, "shared copy-on-write, %u refs", refs);
+	else if ((v->prot & PT_W) && !(w->prot & PT_W))
+		snprintf(buf, size, "copy-on-write, 1 ref: the next write takes it back");
+	else
+		return NULL;
+	return buf;
+}
+
 static int pt_walk_cmd(int argc, char **argv)
 {
 	uint64_t va;
@@ -256,7 +277,8 @@ static int pt_walk_cmd(int argc, char **argv)
 	printk("pt walk 0x%llx in %s (%s)\n", (unsigned long long)va,
 	       p ? p->name : "the kernel", arch_pt_geometry()->name);
 	pt_walk(root, (uintptr_t)va, &w);
-	pt_print_walk((uintptr_t)va, &w);
+	char note[64];
+	pt_print_walk_note((uintptr_t)va, &w, frame_note(p, va, &w, note, sizeof(note)));
 	return 0;
 }
 

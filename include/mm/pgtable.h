@@ -51,6 +51,9 @@ void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out);
 
 /* Print a walk in the `pt walk` format: one line per level, then the result. */
 void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
+/* The same with a note in parentheses at the end of the result line (NULL: none), e.g. what
+ * `pt walk` says of a frame's owners. */
+void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char *note);
 
 /* The one range traversal: every valid leaf (block or page) and every table below the root
  * that [lo, hi] reaches (hi inclusive, so the top of the address space needs no special case),
