@@ -15,10 +15,6 @@
  * yet are handed out in order (vma_pool_used counts them) and released ones are reused first,
  * so nothing walks the pool at boot and the pool's memory need not start zeroed: vma_alloc
  * initialises every VMA it hands out. */
-/* Room for one process at MM_MAX_VMAS beside a kept one, and for NPROC ordinary ones (about
- * ten VMAs each: image, bss, brk, stack, [vvar], [vdso], a few mmaps), so that fork runs out
- * of processes (-EAGAIN) before it runs out of VMAs. */
-#define VMA_POOL_SIZE (2 * MM_MAX_VMAS + 10 * 128) /* 128: NPROC, include/kernel/sched.h */
 static struct vma vma_pool[VMA_POOL_SIZE] __section(".noclear");
 static unsigned vma_pool_used;
 static struct vma *vma_free_list;

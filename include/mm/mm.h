@@ -49,6 +49,11 @@ struct mm {
 };
 
 #define MM_MAX_VMAS 256
+/* The VMAs all address spaces share (mm/vma.c's pool): room for one process at MM_MAX_VMAS
+ * beside a kept one, and for 128 ordinary ones (NPROC, include/kernel/sched.h; about ten VMAs
+ * each: image, bss, brk, stack, [vvar], [vdso], a few mmaps), so that fork runs out of
+ * processes (-EAGAIN) before it runs out of VMAs. */
+#define VMA_POOL_SIZE (2 * MM_MAX_VMAS + 10 * 128)
 
 /* A fresh address space: root table with the kernel half. -ENOMEM on failure. */
 int mm_init(struct mm *mm, bool compat, unsigned asid);

@@ -223,8 +223,10 @@ static void test_brk_guard_gap(void **state)
 	teardown();
 }
 
-/* mm/vma.c's pool: the VMAs all address spaces share. */
-#define POOL_VMAS (2 * MM_MAX_VMAS + 16)
+/* mm/vma.c's pool, and how many address spaces of MM_MAX_VMAS it takes to run it dry (the
+ * last one partly filled, or empty when the pool divides evenly). */
+#define POOL_VMAS VMA_POOL_SIZE
+#define POOL_MMS (POOL_VMAS / MM_MAX_VMAS + 1)
 
 static void init_bare_mm(struct mm *m)
 {
@@ -285,18 +287,22 @@ static void check_vmas(struct mm *m)
  * dry at its size, refuses a split cleanly when dry, and gets every VMA back. */
 static void test_pool(void **state)
 {
-	static struct mm mms[3];
+	static struct mm mms[POOL_MMS];
 
-	assert_int_equal(fill_pool(mms, 3), POOL_VMAS);
-	assert_int_equal(mms[2].nr_vmas, POOL_VMAS - 2 * MM_MAX_VMAS);
-	for (unsigned i = 0; i < 3; i++)
+	assert_int_equal(fill_pool(mms, POOL_MMS), POOL_VMAS);
+	assert_int_equal(mms[POOL_MMS - 1].nr_vmas, POOL_VMAS - (POOL_MMS - 1) * MM_MAX_VMAS);
+	for (unsigned i = 0; i < POOL_MMS; i++)
 		check_vmas(&mms[i]);
 	/* Dry: a hole punched in the middle of a VMA needs a second one, and nothing changes. */
 	uint64_t big = nth_start(MM_MAX_VMAS);
-	assert_int_equal(do_munmap(&mms[2], nth_start(0), P), 0);
-	assert_int_equal(vma_insert(&mms[2], big, big + 4 * P, PT_R, VMA_ANON, 0), 0);
-	assert_int_equal(do_munmap(&mms[2], big + P, P), -12);
-	assert_int_equal(vma_find(&mms[2], big + P)->end, big + 4 * P);
+	/* (One VMA given back by a full address space, taken by the last, which holds few: its
+	 * map count is far from the limit, so only the pool refuses.) */
+	struct mm *full = &mms[POOL_MMS - 2], *last = &mms[POOL_MMS - 1];
+	assert_int_equal(do_munmap(full, nth_start(0), P), 0);
+	assert_int_equal(vma_insert(last, big, big + 4 * P, PT_R, VMA_ANON, 0), 0);
+	assert_true(last->nr_vmas < MM_MAX_VMAS);
+	assert_int_equal(do_munmap(last, big + P, P), -12);
+	assert_int_equal(vma_find(last, big + P)->end, big + 4 * P);
 
 	/* Released VMAs, marked shared first, come back clean to another address space. */
 	for (unsigned k = 0; k < MM_MAX_VMAS; k++)
@@ -305,13 +311,13 @@ static void test_pool(void **state)
 	assert_int_equal(fill_pool(mms, 1), MM_MAX_VMAS);
 	check_vmas(&mms[0]);
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < POOL_MMS; i++) {
 		mms[i].root = 0x1000;
 		mm_destroy(&mms[i]);
 	}
 	/* All of them came back: the same number again. */
-	assert_int_equal(fill_pool(mms, 3), POOL_VMAS);
-	for (unsigned i = 0; i < 3; i++)
+	assert_int_equal(fill_pool(mms, POOL_MMS), POOL_VMAS);
+	for (unsigned i = 0; i < POOL_MMS; i++)
 		mm_destroy(&mms[i]);
 }
 
