@@ -329,6 +329,14 @@ static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot
 		printk("  0x%llx: mapped in the tables (%s) but in no VMA\n", (unsigned long long)va,
 		       prot & PT_USER ? "user" : "kernel");
 		c->bad++;
+	} else if (!v->prot) {
+		/* PROT_NONE keeps its pages with no user access (vma_change_prot). */
+		if (prot & PT_USER) {
+			printk("  0x%llx: tables grant the user access, VMA 0x%llx-0x%llx says ---\n",
+			       (unsigned long long)va, (unsigned long long)v->start,
+			       (unsigned long long)v->end);
+			c->bad++;
+		}
 	} else if (write_protected(v, comparable(prot), comparable(v->prot | PT_USER))) {
 		c->cow++;
 	} else if (comparable(prot) != comparable(v->prot | PT_USER)) {

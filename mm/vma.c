@@ -629,20 +629,19 @@ static int protect_leaf(const struct pt_leaf *l, void *ctx)
 	return 0;
 }
 
-/* Give v (wholly inside the range) its new permissions, in the VMA and in every leaf. With
- * no access left the leaves go (no format here has a present-but-inaccessible user page that
- * every ISA shares), and with them the page contents: a later mprotect finds zero pages,
- * where Linux would have kept the data. */
+/* Give v (wholly inside the range) its new permissions, in the VMA and in every leaf. With no
+ * access left (PROT_NONE) the pages stay, as on Linux, where programs (garbage collectors,
+ * JITs) count on getting the same bytes back from a later mprotect: the leaves only lose the
+ * user's access (kernel-only, read-only, never executable), so every user access faults while
+ * the frame is kept. Linux itself clears the entry's valid bit and keeps the frame in software
+ * bits instead; these tables have no software-only entries, hence a valid kernel-only leaf. The
+ * kernel never reads such a page for the user: copy_from_user checks the VMA first (EFAULT). */
 static int vma_change_prot(struct mm *mm, struct vma *v, unsigned prot)
 {
 	if (v->shared_pa && (prot & PT_W))
 		return vma_make_private(mm, v, prot);
 	v->prot = prot;
-	if (!prot) {
-		unmap_pages(mm, v, v->start, v->end);
-		return 0;
-	}
-	unsigned leaf_prot = prot | PT_USER;
+	unsigned leaf_prot = prot ? prot | PT_USER : 0;
 	const struct pt_visit_ops ops = { .leaf = protect_leaf };
 	return pt_visit(mm->root, v->start, v->end - 1, &ops, &leaf_prot);
 }
