@@ -133,11 +133,11 @@ struct visit {
 void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte)
 {
 	arch_pt_store(leaf->table, leaf->index, pte);
-	arch_pt_sync();
 }
 
 void pt_leaf_flush(const struct pt_leaf *leaf)
 {
+	arch_pt_sync(); /* the new descriptor first, or a walk could cache the old one again */
 	arch_tlb_flush_page((uintptr_t)leaf->va);
 }
 
@@ -183,72 +183,111 @@ static void free_linked_table(const struct visit *vs, void *t, unsigned i, unsig
 static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
 		       uint64_t lo, uint64_t hi, bool *empty);
 
-/* One slot of the range at `level`: an empty one filled as ops->fill says (when it is given),
- * a table descended into (freed afterwards if PT_VISIT_FREE_EMPTY and nothing is left in it),
- * a leaf handed to ops->leaf. *kept says whether the slot holds anything afterwards. */
-static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
-		      uint64_t lo, uint64_t hi, bool *kept)
+/* An empty slot of the range at `level` (an all-zero or invalid descriptor): filled as
+ * ops->fill says. Returns 0 or -errno; *next is a new table to go on down in, or 0. */
+static int fill_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
+		     uint64_t lo, uint64_t hi, phys_addr_t *next)
 {
-	struct pt_leaf l = { .va = va, .size = level_size(level), .level = level,
-			     .pte = arch_pt_load(t, i), .table = t, .index = i };
+	struct pt_hole h = { .va = va, .level = level, .lo = lo, .hi = hi };
+	int fill = vs->ops->fill(&h, vs->ctx);
+
+	if (fill < 0)
+		return fill;
+	if (fill == PT_FILL_LEAF)
+		arch_pt_store(t, i, h.leaf);
+	if (fill != PT_FILL_TABLE)
+		return 0;
+	if (level == last_level())
+		return -EINVAL; /* nothing is below the last level */
+	*next = link_new_table(t, i, level);
+	return *next ? 0 : -ENOMEM;
+}
+
+/* One slot of the range at `level` (size bytes from va; lo and hi the range's part in it): an
+ * empty one filled (when ops->fill is given), a table descended into (freed afterwards if
+ * PT_VISIT_FREE_EMPTY and nothing is left in it), a leaf handed to ops->leaf. *kept says
+ * whether the slot holds anything afterwards. */
+static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
+		      uint64_t size, uint64_t lo, uint64_t hi, bool *kept)
+{
+	pte_t pte = arch_pt_load(t, i);
+	struct pte_info info;
 	phys_addr_t next = 0;
 	int err = 0;
 
-	decode_slot(level, l.pte, &l.info);
-	if (l.info.kind == PTE_INVALID && vs->ops->fill) {
-		struct pt_hole h = { .va = va, .level = level, .lo = lo, .hi = hi };
-		int fill = vs->ops->fill(&h, vs->ctx);
-		if (fill < 0)
-			err = fill;
-		else if (fill == PT_FILL_LEAF)
-			arch_pt_store(t, i, h.leaf);
-		else if (fill == PT_FILL_TABLE && level == last_level())
-			err = -EINVAL; /* nothing is below the last level */
-		else if (fill == PT_FILL_TABLE && !(next = link_new_table(t, i, level)))
-			err = -ENOMEM;
-	} else if (l.info.kind == PTE_TABLE && level < last_level()) {
-		next = l.info.pa;
+	decode_slot(level, pte, &info);
+	if (info.kind == PTE_INVALID && vs->ops->fill) {
+		err = fill_slot(vs, level, t, i, va, lo, hi, &next);
+	} else if (info.kind == PTE_TABLE && level < last_level()) {
+		next = info.pa;
 		if (vs->ops->table)
 			err = vs->ops->table(level + 1, next, va, vs->ctx);
-	} else if ((l.info.kind == PTE_PAGE || l.info.kind == PTE_BLOCK) && vs->ops->leaf) {
+		if (err == PT_VISIT_SKIP) {
+			err = 0;
+			next = 0;
+		}
+	} else if ((info.kind == PTE_PAGE || info.kind == PTE_BLOCK) && vs->ops->leaf) {
+		const struct pt_leaf l = { .va = va, .size = size, .level = level, .pte = pte,
+					   .info = info, .table = t, .index = i };
 		err = vs->ops->leaf(&l, vs->ctx);
 	}
 	if (next && !err) {
-		bool child_empty = false;
-		err = visit_table(vs, level + 1, next, va, lo, hi, &child_empty);
+		bool child_empty = false, free_empty = vs->ops->flags & PT_VISIT_FREE_EMPTY;
+		err = visit_table(vs, level + 1, next, va, lo, hi, free_empty ? &child_empty : NULL);
 		if (child_empty)
 			free_linked_table(vs, t, i, level, next, va);
 	}
-	*kept = holds_any(t, level, i, i + 1);
+	/* What the slot holds now: nothing, the invalid descriptor it held (never decoded
+	 * again), or something valid that was there or was put there. */
+	pte_t now = arch_pt_load(t, i);
+	*kept = !pte_is_zero(now) && !(now == pte && info.kind == PTE_INVALID);
 	return err;
 }
 
 /* Visit the slots of the table at `level` (which starts at base) that [lo, hi] covers: every
- * slot when empty ones are to be filled, else only the non-zero ones. With
- * PT_VISIT_FREE_EMPTY, *empty says whether the table holds nothing afterwards (also after an
- * error: a map that ran out of frames leaves no empty table behind). */
+ * slot when empty ones are to be filled, else only the non-zero ones. With empty (the caller
+ * frees an empty table: PT_VISIT_FREE_EMPTY), *empty says whether the table holds nothing
+ * afterwards (also after an error: a map that ran out of frames leaves no empty table). */
 static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
 		       uint64_t lo, uint64_t hi, bool *empty)
 {
 	void *t = table_va(table);
 	unsigned shift = geo()->shift[level], n = geo()->entries[level];
+	uint64_t size = level_size(level);
 	unsigned first = (unsigned)((lo - base) >> shift);
 	unsigned end = (unsigned)MIN((hi - base) >> shift, (uint64_t)n - 1) + 1;
 	bool every_slot = vs->ops->fill != NULL, kept = false;
-	unsigned i = every_slot ? first : next_nonzero(t, first, end);
+	unsigned i = first;
 	int err = 0;
 
-	while (i < end && !err) {
+	while (!err && i < end) {
+		unsigned stop = end; /* where the part that may be mapped ends */
+
+		if (vs->ops->next) { /* the caller knows: only [want, region_end) from here on */
+			uint64_t region_end, want;
+			want = vs->ops->next(base + ((uint64_t)i << shift), &region_end, vs->ctx);
+			if (want > hi)
+				break;
+			i = (unsigned)((want - base) >> shift);
+			if (region_end && region_end - 1 < hi)
+				stop = (unsigned)((region_end - 1 - base) >> shift) + 1;
+		}
+		if (!every_slot && (i = next_nonzero(t, i, stop)) == stop) {
+			i = stop;
+			continue;
+		}
 		uint64_t va = base + ((uint64_t)i << shift);
-		uint64_t last = va + (level_size(level) - 1);
+		uint64_t last = va + (size - 1);
 		bool slot_kept;
 
-		err = visit_slot(vs, level, t, i, va, MAX(lo, va), MIN(hi, last), &slot_kept);
+		err = visit_slot(vs, level, t, i, va, size, MAX(lo, va), MIN(hi, last), &slot_kept);
 		kept = kept || slot_kept;
-		i = every_slot ? i + 1 : next_nonzero(t, i + 1, end);
+		i++;
 	}
-	if (vs->ops->flags & PT_VISIT_FREE_EMPTY)
-		*empty = !kept && !holds_any(t, level, 0, first) && !holds_any(t, level, i, n);
+	/* With ops->next the slots it skipped hold nothing: no need to look. */
+	if (empty)
+		*empty = !kept && (vs->ops->next ||
+				   (!holds_any(t, level, 0, first) && !holds_any(t, level, i, n)));
 	return err;
 }
 
@@ -256,20 +295,17 @@ int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_o
 	     void *ctx)
 {
 	struct visit vs = { ops, ctx };
-	bool root_empty; /* the root is never freed here */
 	/* The root translates the VA bits its indices cover; the bits above them pick the root
 	 * (arm64's two halves) or must repeat the top one (x86_64's canonical addresses), and
 	 * stay in the addresses the visit reports. */
-	unsigned bits = geo()->shift[0];
-	for (unsigned n = geo()->entries[0]; n > 1; n >>= 1)
-		bits++;
+	unsigned bits = geo()->shift[0] + (unsigned)__builtin_ctz(geo()->entries[0]);
 	uint64_t span_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
 	uint64_t base = lo & ~span_mask;
 
 	hi = MIN(hi, base | span_mask);
 	if (hi < lo)
 		return 0;
-	int err = visit_table(&vs, 0, root, base, lo, hi, &root_empty);
+	int err = visit_table(&vs, 0, root, base, lo, hi, NULL); /* the root is never freed here */
 	arch_pt_sync();
 	return err;
 }
@@ -296,7 +332,8 @@ static int map_fill(struct pt_hole *h, void *ctx)
 
 	if (h->va < m->va || h->hi - h->va + 1 < level_size(h->level))
 		return PT_FILL_TABLE;
-	int level = map_level(m, h->va);
+	/* Pages only (the range is page aligned: checked once in pt_map). */
+	int level = m->flags & PT_MAP_BLOCKS ? map_level(m, h->va) : (int)last_level();
 	if (level < 0)
 		return level;
 	if ((unsigned)level > h->level)
@@ -334,7 +371,9 @@ int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned
 	   unsigned flags)
 {
 	struct map_ctx m = { va, (uint64_t)va + (size - 1), pa, prot, flags };
-	const struct pt_visit_ops ops = { .leaf = map_leaf, .table = map_table, .fill = map_fill,
+	/* Only a block can conflict with a table. */
+	const struct pt_visit_ops ops = { .leaf = map_leaf, .fill = map_fill,
+					  .table = flags & PT_MAP_BLOCKS ? map_table : NULL,
 					  .flags = PT_VISIT_FREE_EMPTY };
 
 	if (!IS_ALIGNED((uint64_t)va | pa | size, PAGE_SIZE))
@@ -351,7 +390,7 @@ static int count_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx
 	(void)table;
 	(void)va;
 	*(unsigned long *)ctx += 1ul << table_order(level);
-	return 0;
+	return level == last_level() ? PT_VISIT_SKIP : 0; /* no table below its leaves */
 }
 
 unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end)
@@ -419,4 +458,5 @@ void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char
 		       w->steps[w->nr_steps - 1].level);
 	}
 }
+
 

@@ -336,10 +336,11 @@ bool pmm_page_get(phys_addr_t pa)
 
 bool pmm_page_put(phys_addr_t pa)
 {
-	frame_t f = owned_frame(pa, "release");
+	phys_addr_t frame = (pa >> PAGE_SHIFT) - base_frame;
 
-	if (extra_refs[f]) {
-		extra_refs[f]--;
+	/* A shared frame loses an owner; any other goes through pmm_free_pages' checks. */
+	if (pa >> PAGE_SHIFT >= base_frame && frame < nr_frames && extra_refs[frame]) {
+		extra_refs[owned_frame(pa, "release")]--;
 		return false;
 	}
 	pmm_free_pages(pa, 0);

@@ -75,13 +75,21 @@ struct pt_hole {
 	pte_t leaf;           /* PT_FILL_LEAF: the descriptor to store */
 };
 enum pt_fill { PT_FILL_SKIP, PT_FILL_TABLE, PT_FILL_LEAF };
+#define PT_VISIT_SKIP 1
 
 struct pt_visit_ops {
 	int (*leaf)(const struct pt_leaf *leaf, void *ctx);
-	/* level is the table's own (1 and below), va the first address it maps. */
+	/* level is the table's own (1 and below), va the first address it maps; PT_VISIT_SKIP:
+	 * not into this one (counting tables needs no look at the leaves). */
 	int (*table)(unsigned level, phys_addr_t table, uint64_t va, void *ctx);
 	/* enum pt_fill, or a -errno; a table it asks for that cannot be had is -ENOMEM. */
 	int (*fill)(struct pt_hole *hole, void *ctx);
+	/* Where pages may be mapped from va on, from what the caller knows (a process's VMAs):
+	 * the lowest such address (above the range: none), and *end where that stretch ends
+	 * (exclusive; 0: the top). The slots outside such stretches are skipped unread and count
+	 * as empty for PT_VISIT_FREE_EMPTY: a teardown reads only the slots its VMAs cover. NULL:
+	 * every slot of the range may hold something. */
+	uint64_t (*next)(uint64_t va, uint64_t *end, void *ctx);
 	unsigned flags;
 };
 
@@ -97,8 +105,9 @@ enum {
 int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
 	     void *ctx);
 
-/* Rewrite (or with 0 remove) a leaf the visitor handed over, made visible to the table walker.
- * The caller flushes the TLB where the tables are live (pt_leaf_flush). */
+/* Rewrite (or with 0 remove) a leaf the visitor handed over; the walker sees it by the end of
+ * the visit. Where the tables are live, the caller flushes the leaf (pt_leaf_flush makes the
+ * store visible to the walker first, then drops the old translation). */
 void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte);
 void pt_leaf_flush(const struct pt_leaf *leaf);
 
