@@ -139,10 +139,12 @@ struct process *proc_alloc(void)
 	for (unsigned i = 1; i < NPROC; i++) {
 		if (proc_table[i])
 			continue;
-		phys_addr_t pa = pmm_alloc_pages(process_order()); /* zeroed */
+		/* Only the struct is zeroed, not the rest of its frames (most of a 64 KiB page). */
+		phys_addr_t pa = pmm_alloc_pages_uninit(process_order());
 		if (!pa)
 			return NULL;
 		struct process *p = __va(pa);
+		memset(p, 0, sizeof(*p));
 		start_tick_once();
 		p->slot = i;
 		p->pid = alloc_pid();

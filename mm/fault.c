@@ -22,12 +22,10 @@
 
 #define SIGKILL 9
 
-static void count_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+static int count_leaf(const struct pt_leaf *l, void *ctx)
 {
-	(void)va;
-	(void)pa;
-	(void)prot;
-	*(uint64_t *)ctx += size;
+	*(uint64_t *)ctx += l->size;
+	return 0;
 }
 
 static unsigned long kib(uint64_t bytes)
@@ -43,7 +41,9 @@ __noreturn void out_of_memory(void)
 
 	for (const struct vma *v = mm->vmas; v; v = v->next)
 		total_vm += v->end - v->start;
-	pt_for_each_leaf(mm->root, mm->geo.task_size, count_leaf, &mapped);
+	const struct pt_visit_ops ops = { .leaf = count_leaf };
+
+	pt_visit(mm->root, 0, mm->geo.task_size - 1, &ops, &mapped);
 	/* Linux's fields: the image's shared frames are its file pages; nothing is shmem. */
 	printk("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
 	       "file-rss:%lukB, shmem-rss:0kB, UID:%u pgtables:%lukB oom_score_adj:0\n",

@@ -1,6 +1,7 @@
 /* fork's address space: the child gets the parent's VMAs and layout and a page-table root of
  * its own that maps the same frames. Private writable pages become copy-on-write: read-only in
  * both, each frame counting its owners (mm/pmm.c), and the first write copies (mm/fault.c). */
+#include <arch/memory.h>
 #include <arch/mmu.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>
@@ -16,7 +17,34 @@ struct fork_ctx {
 	struct mm *child;
 	const struct vma *v;    /* the parent's VMA being copied */
 	unsigned long protected; /* parent leaves made read-only */
+	/* The parent table that held the last leaf copied, and the child's table that maps the
+	 * same addresses: a table's next leaves go straight into the same slot of the child's. */
+	const void *parent_table;
+	void *child_table;
 };
+
+/* Map leaf l's frame with prot in the child. The first leaf of each parent table goes through
+ * pt_map, which makes the child's tables down to it, and a walk finds the child's table; the
+ * leaves after it in the same table are stored at their index in that table, as Linux copies a
+ * page table's entries range by range (a fork copies every leaf: one walk from the root each
+ * was most of what a fork cost). */
+static int child_map(struct fork_ctx *c, const struct pt_leaf *l, unsigned prot)
+{
+	if (l->table == c->parent_table) {
+		arch_pt_store(c->child_table, l->index, arch_pte_make_leaf(l->level, l->info.pa, prot));
+		return 0;
+	}
+	int err = pt_map(c->child->root, (uintptr_t)l->va, l->info.pa, (size_t)l->size, prot, 0);
+	if (err)
+		return err;
+	struct pt_walk_result w;
+	pt_walk(c->child->root, (uintptr_t)l->va, &w);
+	const struct pt_step *last = &w.steps[w.nr_steps - 1];
+	bool same_level = w.mapped && last->level == l->level && last->index == l->index;
+	c->parent_table = same_level ? l->table : NULL;
+	c->child_table = same_level ? __va(last->table_pa) : NULL;
+	return 0;
+}
 
 /* One leaf of the parent: the child maps the same frame. An image frame (shared_pa) is the
  * kernel's and simply shared; a private frame gains an owner, and if writable becomes read-only
@@ -32,7 +60,7 @@ static int share_leaf(const struct pt_leaf *l, void *arg)
 			return -ENOMEM; /* 65,536 owners: no more sharers */
 		prot &= ~(unsigned)PT_W;
 	}
-	int err = pt_map(c->child->root, (uintptr_t)l->va, l->info.pa, (size_t)l->size, prot, 0);
+	int err = child_map(c, l, prot);
 	if (err) {
 		if (counted)
 			pmm_page_put(l->info.pa); /* the parent still owns it: never the last */

@@ -1,6 +1,11 @@
 /* The one page-table walker. It knows nothing of any format: the arch's geometry says how a VA
  * splits into indices, and its encoders say what a descriptor means. Tables are reached through
- * the kernel's linear map (__va). */
+ * the kernel's linear map (__va).
+ *
+ * One traversal, pt_visit, goes over a range: mapping (filling the empty slots, making the
+ * tables on the way), and through its callers unmapping, mprotect, teardown, fork's copy, the
+ * dump and the table count. pt_walk follows one address down, step by step, for `pt walk` and
+ * the faults that need to know where translation stopped. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <kernel/kernel.h>
@@ -101,20 +106,6 @@ static unsigned next_nonzero(const void *table, unsigned i, unsigned n)
 	return i;
 }
 
-static bool table_empty(unsigned level, phys_addr_t table)
-{
-	void *t = table_va(table);
-	unsigned n = geo()->entries[level];
-
-	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind != PTE_INVALID)
-			return false;
-	}
-	return true;
-}
-
 /* The level of the largest leaf that maps va to pa with `remaining` bytes to go: the last level
  * unless PT_MAP_BLOCKS allows a block and va, pa and the size line up with one. -EINVAL when not
  * even a page fits (va or pa unaligned). */
@@ -132,154 +123,287 @@ static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned 
 	return -EINVAL;
 }
 
-/* Take back what table_for allocated for va before it ran out: va's entry in the table at
- * `level` (tv) leads to a chain of new tables, each holding only the entry to the next, down to
- * `below` (exclusive). Unlinked and flushed first (a walk may have cached the new entries, though
- * they led to no page), then freed: no walk can reach a freed table. */
-static void free_new_chain(void *tv, unsigned level, uint64_t va, unsigned below)
+/* --- The range visitor. ------------------------------------------------------------------- */
+
+struct visit {
+	const struct pt_visit_ops *ops;
+	void *ctx;
+};
+
+void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte)
 {
-	unsigned idx = pt_index(level, va);
-	struct pte_info info;
-
-	decode_slot(level, arch_pt_load(tv, idx), &info);
-	arch_pt_store(tv, idx, 0);
-	arch_pt_sync();
-	arch_tlb_flush_page((uintptr_t)va);
-	for (unsigned l = level + 1; l < below; l++) {
-		phys_addr_t t = info.pa;
-		void *v = table_va(t);
-		unsigned n = geo()->entries[l], slot = next_nonzero(v, 0, n);
-
-		if (slot < n) { /* the last table of the chain has no entry */
-			decode_slot(l, arch_pt_load(v, slot), &info);
-			arch_pt_store(v, slot, 0);
-		}
-		free_table(l, t);
-	}
+	arch_pt_store(leaf->table, leaf->index, pte);
 }
 
-/* Find the table that holds va's slot at `level`, allocating the tables missing on the way.
- * Returns 0, -ENOMEM, or -EEXIST when a block already covers va (blocks are not split). When an
- * allocation fails, the tables this call allocated are freed again: a failed map leaves no
- * empty table linked, which nothing would ever free (teardown and munmap go by leaves and
- * VMAs). */
-static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t *table)
+void pt_leaf_flush(const struct pt_leaf *leaf)
 {
-	phys_addr_t t = root;
-	void *first_parent = NULL; /* the table whose entry leads to the first new one */
-	unsigned first_level = 0;
+	arch_pt_sync(); /* the new descriptor first, or a walk could cache the old one again */
+	arch_tlb_flush_page((uintptr_t)leaf->va);
+}
 
-	for (unsigned l = 0; l < level; l++) {
-		void *tv = table_va(t);
-		unsigned idx = pt_index(l, va);
+/* Does any slot in [from, to) of the table at level hold a valid descriptor? */
+static bool holds_any(const void *t, unsigned level, unsigned from, unsigned to)
+{
+	for (unsigned i = next_nonzero(t, from, to); i < to; i = next_nonzero(t, i + 1, to)) {
 		struct pte_info info;
-
-		decode_slot(l, arch_pt_load(tv, idx), &info);
-		if (info.kind == PTE_TABLE) {
-			t = info.pa;
-			continue;
-		}
+		arch_pte_decode(level, arch_pt_load(t, i), &info);
 		if (info.kind != PTE_INVALID)
-			return -EEXIST;
-		phys_addr_t next = pt_alloc_table(l + 1);
-		if (!next) {
-			if (first_parent)
-				free_new_chain(first_parent, first_level, va, l + 1);
-			return -ENOMEM;
-		}
-		if (!first_parent) {
-			first_parent = tv;
-			first_level = l;
-		}
+			return true;
+	}
+	return false;
+}
+
+/* A new, zeroed table for the slot at `level`, linked in; 0 when no frame is left. */
+static phys_addr_t link_new_table(void *t, unsigned i, unsigned level)
+{
+	phys_addr_t next = pt_alloc_table(level + 1);
+
+	if (next) {
 		/* The new table's zeroes must reach the walker before the entry leading to it. */
 		arch_pt_sync();
-		arch_pt_store(tv, idx, arch_pte_make_table(l, next));
-		t = next;
+		arch_pt_store(t, i, arch_pte_make_table(level, next));
 	}
-	*table = t;
-	return 0;
+	return next;
 }
 
-/* One occupied slot of a run: an invalid descriptor (not all zero) is overwritten, a leaf only
- * with PT_MAP_REPLACE (and flushed from the TLB), a table never. Returns 0 or -EEXIST. */
-static int replace_slot(void *t, unsigned level, unsigned idx, uint64_t va, phys_addr_t pa,
-			unsigned prot, unsigned flags)
+/* Unlink the (empty) table at level + 1 that slot i leads to, and free it. Where the tables
+ * are live the flush drops any walk the TLB cached through it (a table freed with no leaf
+ * removed under it has had no leaf flush to do that). */
+static void free_linked_table(const struct visit *vs, void *t, unsigned i, unsigned level,
+			      phys_addr_t table, uint64_t va)
 {
-	struct pte_info old;
-
-	arch_pte_decode(level, arch_pt_load(t, idx), &old);
-	if (old.kind == PTE_TABLE || (old.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE)))
-		return -EEXIST;
-	arch_pt_store(t, idx, arch_pte_make_leaf(level, pa, prot));
-	if (old.kind != PTE_INVALID)
+	arch_pt_store(t, i, 0);
+	if (!(vs->ops->flags & PT_VISIT_NOT_LIVE)) {
+		arch_pt_sync();
 		arch_tlb_flush_page((uintptr_t)va);
-	return 0;
+	}
+	free_table(level + 1, table);
 }
 
-/* Store leaves of one size into consecutive slots of one table, from va on, while they fit in
- * the table and in the range: a range is walked down to once per table, not once per page (a
- * table ends exactly where the next bigger leaf could start). An empty slot simply gets its
- * leaf; an occupied one goes through replace_slot. Returns the bytes mapped, or -EEXIST when the
- * first slot holds a table, or a leaf that PT_MAP_REPLACE does not allow to replace; a later
- * such slot ends the run, and the next one reports it. */
-static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_addr_t pa,
-			   uint64_t remaining, unsigned prot, unsigned flags)
+static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
+		       uint64_t lo, uint64_t hi, bool *empty);
+
+/* An empty slot of the range at `level` (an all-zero or invalid descriptor): filled as
+ * ops->fill says. Returns 0 or -errno; *next is a new table to go on down in, or 0. */
+static int fill_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
+		     uint64_t lo, uint64_t hi, phys_addr_t *next)
+{
+	struct pt_hole h = { .va = va, .level = level, .lo = lo, .hi = hi };
+	int fill = vs->ops->fill(&h, vs->ctx);
+
+	if (fill < 0)
+		return fill;
+	if (fill == PT_FILL_LEAF)
+		arch_pt_store(t, i, h.leaf);
+	if (fill != PT_FILL_TABLE)
+		return 0;
+	if (level == last_level())
+		return -EINVAL; /* nothing is below the last level */
+	*next = link_new_table(t, i, level);
+	return *next ? 0 : -ENOMEM;
+}
+
+/* One slot of the range at `level` (size bytes from va; lo and hi the range's part in it): an
+ * empty one filled (when ops->fill is given), a table descended into (freed afterwards if
+ * PT_VISIT_FREE_EMPTY and nothing is left in it), a leaf handed to ops->leaf. *kept says
+ * whether the slot holds anything afterwards. */
+static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
+		      uint64_t size, uint64_t lo, uint64_t hi, bool *kept)
+{
+	pte_t pte = arch_pt_load(t, i);
+	struct pte_info info;
+	phys_addr_t next = 0;
+	int err = 0;
+
+	decode_slot(level, pte, &info);
+	if (info.kind == PTE_INVALID && vs->ops->fill) {
+		err = fill_slot(vs, level, t, i, va, lo, hi, &next);
+	} else if (info.kind == PTE_TABLE && level < last_level()) {
+		next = info.pa;
+		if (vs->ops->table)
+			err = vs->ops->table(level + 1, next, va, vs->ctx);
+		if (err == PT_VISIT_SKIP) {
+			err = 0;
+			next = 0;
+		}
+	} else if ((info.kind == PTE_PAGE || info.kind == PTE_BLOCK) && vs->ops->leaf) {
+		const struct pt_leaf l = { .va = va, .size = size, .level = level, .pte = pte,
+					   .info = info, .table = t, .index = i };
+		err = vs->ops->leaf(&l, vs->ctx);
+	}
+	if (next && !err) {
+		bool child_empty = false, free_empty = vs->ops->flags & PT_VISIT_FREE_EMPTY;
+		err = visit_table(vs, level + 1, next, va, lo, hi, free_empty ? &child_empty : NULL);
+		if (child_empty)
+			free_linked_table(vs, t, i, level, next, va);
+	}
+	/* What the slot holds now: nothing, the invalid descriptor it held (never decoded
+	 * again), or something valid that was there or was put there. */
+	pte_t now = arch_pt_load(t, i);
+	*kept = !pte_is_zero(now) && !(now == pte && info.kind == PTE_INVALID);
+	return err;
+}
+
+/* Visit the slots of the table at `level` (which starts at base) that [lo, hi] covers: every
+ * slot when empty ones are to be filled, else only the non-zero ones. With empty (the caller
+ * frees an empty table: PT_VISIT_FREE_EMPTY), *empty says whether the table holds nothing
+ * afterwards (also after an error: a map that ran out of frames leaves no empty table). */
+static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
+		       uint64_t lo, uint64_t hi, bool *empty)
 {
 	void *t = table_va(table);
+	unsigned shift = geo()->shift[level], n = geo()->entries[level];
 	uint64_t size = level_size(level);
-	unsigned first = pt_index(level, va);
-	/* Up to the end of the table or of the range: at least one slot, as leaf_level chose a
-	 * leaf the range fills. */
-	uint64_t room = geo()->entries[level] - first, wanted = remaining >> geo()->shift[level];
-	unsigned count = (unsigned)(wanted < room ? wanted : room);
+	unsigned first = (unsigned)((lo - base) >> shift);
+	unsigned end = (unsigned)MIN((hi - base) >> shift, (uint64_t)n - 1) + 1;
+	bool every_slot = vs->ops->fill != NULL, kept = false;
+	unsigned i = first;
+	int err = 0;
 
-	for (unsigned i = 0; i < count; i++) {
-		uint64_t offset = (uint64_t)i * size;
-		int err = 0;
+	while (!err && i < end) {
+		unsigned stop = end; /* where the part that may be mapped ends */
 
-		if (pte_is_zero(arch_pt_load(t, first + i)))
-			arch_pt_store(t, first + i, arch_pte_make_leaf(level, pa + offset, prot));
-		else
-			err = replace_slot(t, level, first + i, va + offset, pa + offset, prot, flags);
-		if (err)
-			return offset ? (int64_t)offset : err;
+		if (vs->ops->next) { /* the caller knows: only [want, region_end) from here on */
+			uint64_t region_end, want;
+			want = vs->ops->next(base + ((uint64_t)i << shift), &region_end, vs->ctx);
+			if (want > hi)
+				break;
+			i = (unsigned)((want - base) >> shift);
+			if (region_end && region_end - 1 < hi)
+				stop = (unsigned)((region_end - 1 - base) >> shift) + 1;
+		}
+		if (!every_slot && (i = next_nonzero(t, i, stop)) == stop) {
+			i = stop;
+			continue;
+		}
+		uint64_t va = base + ((uint64_t)i << shift);
+		uint64_t last = va + (size - 1);
+		bool slot_kept;
+
+		err = visit_slot(vs, level, t, i, va, size, MAX(lo, va), MIN(hi, last), &slot_kept);
+		kept = kept || slot_kept;
+		i++;
 	}
-	return (int64_t)((uint64_t)count * size);
+	/* With ops->next the slots it skipped hold nothing: no need to look. */
+	if (empty)
+		*empty = !kept && (vs->ops->next ||
+				   (!holds_any(t, level, 0, first) && !holds_any(t, level, i, n)));
+	return err;
 }
 
-/* Map the leaves of one table from va on; returns the bytes they cover, or a -errno. */
-static int64_t map_run(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
-		       unsigned prot, unsigned flags)
+int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
+	     void *ctx)
 {
-	int level = leaf_level(va, pa, remaining, flags);
-	phys_addr_t table;
+	struct visit vs = { ops, ctx };
+	/* The root translates the VA bits its indices cover; the bits above them pick the root
+	 * (arm64's two halves) or must repeat the top one (x86_64's canonical addresses), and
+	 * stay in the addresses the visit reports. */
+	unsigned bits = geo()->shift[0] + (unsigned)__builtin_ctz(geo()->entries[0]);
+	uint64_t span_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+	uint64_t base = lo & ~span_mask;
 
+	hi = MIN(hi, base | span_mask);
+	if (hi < lo)
+		return 0;
+	int err = visit_table(&vs, 0, root, base, lo, hi, NULL); /* the root is never freed here */
+	arch_pt_sync();
+	return err;
+}
+
+/* --- Mapping: a visit that fills the range. ------------------------------------------------- */
+
+struct map_ctx {
+	uint64_t va, last;  /* the range, last inclusive */
+	phys_addr_t pa;     /* what va maps to */
+	unsigned prot, flags;
+};
+
+/* The leaf level map wants at a slot starting at va inside the range (-EINVAL: none). */
+static int map_level(const struct map_ctx *m, uint64_t va)
+{
+	return leaf_level(va, m->pa + (va - m->va), m->last - va + 1, m->flags);
+}
+
+/* An empty slot: the leaf, where the one map wants fits the slot whole; else a table to go on
+ * down in (the slot starts before the range, or a smaller leaf is wanted). */
+static int map_fill(struct pt_hole *h, void *ctx)
+{
+	const struct map_ctx *m = ctx;
+
+	if (h->va < m->va || h->hi - h->va + 1 < level_size(h->level))
+		return PT_FILL_TABLE;
+	/* Pages only (the range is page aligned: checked once in pt_map). */
+	int level = m->flags & PT_MAP_BLOCKS ? map_level(m, h->va) : (int)last_level();
 	if (level < 0)
 		return level;
-	int err = table_for(root, va, (unsigned)level, &table);
-	if (err)
-		return err;
-	return fill_leaves(table, (unsigned)level, va, pa, remaining, prot, flags);
+	if ((unsigned)level > h->level)
+		return PT_FILL_TABLE;
+	h->leaf = arch_pte_make_leaf(h->level, m->pa + (h->va - m->va), m->prot);
+	return PT_FILL_LEAF;
+}
+
+/* A table where map wants a block would drop the subtree: refused. */
+static int map_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx)
+{
+	const struct map_ctx *m = ctx;
+	(void)table;
+
+	if (va >= m->va && map_level(m, va) == (int)level - 1)
+		return -EEXIST;
+	return 0;
+}
+
+/* An existing leaf: replaced with PT_MAP_REPLACE when it is the leaf map wants there (and
+ * flushed); else refused, never overwritten silently (a page under a block would need the
+ * block split). */
+static int map_leaf(const struct pt_leaf *l, void *ctx)
+{
+	const struct map_ctx *m = ctx;
+
+	if (!(m->flags & PT_MAP_REPLACE) || l->va < m->va || map_level(m, l->va) != (int)l->level)
+		return -EEXIST;
+	pt_leaf_store(l, arch_pte_make_leaf(l->level, m->pa + (l->va - m->va), m->prot));
+	pt_leaf_flush(l);
+	return 0;
 }
 
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags)
 {
-	uint64_t v = va, remaining = size;
+	struct map_ctx m = { va, (uint64_t)va + (size - 1), pa, prot, flags };
+	/* Only a block can conflict with a table. */
+	const struct pt_visit_ops ops = { .leaf = map_leaf, .fill = map_fill,
+					  .table = flags & PT_MAP_BLOCKS ? map_table : NULL,
+					  .flags = PT_VISIT_FREE_EMPTY };
 
-	while (remaining) {
-		int64_t done = map_run(root, v, pa, remaining, prot, flags);
-		if (done < 0) {
-			arch_pt_sync();
-			return (int)done;
-		}
-		v += (uint64_t)done;
-		pa += (uint64_t)done;
-		remaining -= (uint64_t)done;
-	}
-	arch_pt_sync();
-	return 0;
+	if (!IS_ALIGNED((uint64_t)va | pa | size, PAGE_SIZE))
+		return -EINVAL;
+	if (!size)
+		return 0;
+	return pt_visit(root, m.va, m.last, &ops, &m);
 }
+
+/* --- Counting. ------------------------------------------------------------------------------ */
+
+static int count_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx)
+{
+	(void)table;
+	(void)va;
+	*(unsigned long *)ctx += 1ul << table_order(level);
+	return level == last_level() ? PT_VISIT_SKIP : 0; /* no table below its leaves */
+}
+
+unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end)
+{
+	unsigned long frames = 0;
+	const struct pt_visit_ops ops = { .table = count_table };
+
+	if (va_end)
+		pt_visit(root, 0, va_end - 1, &ops, &frames);
+	return frames;
+}
+
+/* --- One address. --------------------------------------------------------------------------- */
 
 void pt_walk(phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
 {
@@ -335,314 +459,4 @@ void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char
 	}
 }
 
-/* Unlink the table at `level` reached through slot idx of its parent (pt at level - 1) and
- * free it. The flush drops any walk the TLB cached through it (a table freed with no leaf
- * removed under it has had no leaf flush to do that). */
-static void free_linked_table(void *parent, unsigned idx, unsigned level, phys_addr_t table,
-			      uint64_t va)
-{
-	arch_pt_store(parent, idx, 0);
-	arch_pt_sync();
-	arch_tlb_flush_page((uintptr_t)va);
-	free_table(level, table);
-}
 
-/* --- The range visitor. ---------------------------------------------------------------- */
-
-struct visit {
-	const struct pt_visit_ops *ops;
-	void *ctx;
-};
-
-void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte)
-{
-	arch_pt_store(leaf->table, leaf->index, pte);
-	arch_pt_sync();
-}
-
-void pt_leaf_flush(const struct pt_leaf *leaf)
-{
-	arch_tlb_flush_page((uintptr_t)leaf->va);
-}
-
-/* Does any slot in [from, to) of the table at level hold a valid descriptor? */
-static bool holds_any(const void *t, unsigned level, unsigned from, unsigned to)
-{
-	for (unsigned i = next_nonzero(t, from, to); i < to; i = next_nonzero(t, i + 1, to)) {
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind != PTE_INVALID)
-			return true;
-	}
-	return false;
-}
-
-/* Visit the slots of the table at `level` (which starts at base) that [lo, hi] covers. *empty
- * says whether the table holds nothing afterwards, when the caller wants to know (with
- * PT_VISIT_FREE_EMPTY): a slot still occupied after its visit, or one outside the range, keeps
- * it. */
-static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
-		       uint64_t lo, uint64_t hi, bool *empty)
-{
-	void *t = table_va(table);
-	unsigned shift = geo()->shift[level], n = geo()->entries[level];
-	unsigned first = (unsigned)((lo - base) >> shift);
-	unsigned end = (unsigned)MIN((hi - base) >> shift, (uint64_t)n - 1) + 1;
-	bool kept = false;
-
-	for (unsigned i = next_nonzero(t, first, end); i < end; i = next_nonzero(t, i + 1, end)) {
-		uint64_t slot_va = base + ((uint64_t)i << shift);
-		struct pt_leaf l = { .va = slot_va, .size = level_size(level), .level = level,
-				     .pte = arch_pt_load(t, i), .table = t, .index = i };
-		int err = 0;
-
-		arch_pte_decode(level, l.pte, &l.info);
-		if (l.info.kind == PTE_TABLE && level < last_level()) {
-			uint64_t slot_last = slot_va + (level_size(level) - 1);
-			bool child_empty = false;
-
-			if (vs->ops->table)
-				vs->ops->table(level + 1, l.info.pa, slot_va, vs->ctx);
-			err = visit_table(vs, level + 1, l.info.pa, slot_va, MAX(lo, slot_va),
-					  MIN(hi, slot_last), &child_empty);
-			if (child_empty) {
-				arch_pt_store(t, i, 0);
-				if (!(vs->ops->flags & PT_VISIT_NOT_LIVE)) {
-					/* Drop any walk the TLB cached through it. */
-					arch_pt_sync();
-					arch_tlb_flush_page((uintptr_t)slot_va);
-				}
-				free_table(level + 1, l.info.pa);
-			}
-		} else if ((l.info.kind == PTE_PAGE || l.info.kind == PTE_BLOCK) && vs->ops->leaf) {
-			err = vs->ops->leaf(&l, vs->ctx);
-		}
-		kept = kept || holds_any(t, level, i, i + 1);
-		if (err)
-			return err; /* *empty stays false: an unfinished table is kept */
-	}
-	if (vs->ops->flags & PT_VISIT_FREE_EMPTY)
-		*empty = !kept && !holds_any(t, level, 0, first) && !holds_any(t, level, end, n);
-	return 0;
-}
-
-int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
-	     void *ctx)
-{
-	struct visit vs = { ops, ctx };
-	bool root_empty; /* the root is never freed here */
-
-	if (hi < lo)
-		return 0;
-	int err = visit_table(&vs, 0, root, 0, lo, hi, &root_empty);
-	arch_pt_sync();
-	return err;
-}
-
-/* Remove the leaves of the table at `level` (covering from base) inside [lo, hi] (inclusive
- * bounds, so the top of the address space is no special case), and free every table under it
- * that is empty afterwards: those the removal emptied and those that were empty already. */
-static void unmap_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t lo, uint64_t hi,
-		     bool free_frames, uint64_t *removed)
-{
-	void *t = table_va(table);
-	unsigned shift = geo()->shift[level];
-	uint64_t last_slot = MIN((hi - base) >> shift, (uint64_t)geo()->entries[level] - 1);
-	unsigned first = (unsigned)((lo - base) >> shift), end = (unsigned)last_slot + 1;
-
-	for (unsigned i = next_nonzero(t, first, end); i < end; i = next_nonzero(t, i + 1, end)) {
-		uint64_t slot_va = base + ((uint64_t)i << shift);
-		uint64_t slot_last = slot_va + (level_size(level) - 1);
-		struct pte_info info;
-
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind == PTE_TABLE && level < last_level()) {
-			unmap_in(level + 1, info.pa, slot_va, MAX(lo, slot_va), MIN(hi, slot_last),
-				 free_frames, removed);
-			if (table_empty(level + 1, info.pa))
-				free_linked_table(t, i, level + 1, info.pa, slot_va);
-		} else if (info.kind == PTE_PAGE || info.kind == PTE_BLOCK) {
-			/* Blocks are not split: one that overlaps the range goes as a whole. */
-			arch_pt_store(t, i, 0);
-			arch_pt_sync();
-			arch_tlb_flush_page((uintptr_t)slot_va);
-			if (free_frames && info.kind == PTE_PAGE)
-				pmm_free_pages(info.pa, 0);
-			(*removed)++;
-		}
-	}
-}
-
-uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames)
-{
-	uint64_t removed = 0;
-
-	if (size)
-		unmap_in(0, root, 0, va, va + (size - 1), free_frames, &removed);
-	return removed;
-}
-
-int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot)
-{
-	uint64_t v = va, end = (uint64_t)va + size;
-	struct pt_walk_result w;
-
-	while (v < end) {
-		pt_walk(root, (uintptr_t)v, &w);
-		const struct pt_step *leaf = &w.steps[w.nr_steps - 1];
-		uint64_t step = level_size(leaf->level);
-		if (w.mapped) {
-			arch_pt_store(table_va(leaf->table_pa), leaf->index,
-				      arch_pte_make_leaf(leaf->level, leaf->info.pa, prot));
-			arch_pt_sync();
-			arch_tlb_flush_page((uintptr_t)v);
-		}
-		v += step - (v & (step - 1));
-	}
-	return 0;
-}
-
-/* Free what a table reaches, clearing each entry as it goes: a table handed back to the
- * allocator is then all zero again. */
-static void free_subtree(unsigned level, phys_addr_t table, bool free_frames)
-{
-	void *t = table_va(table);
-	unsigned n = geo()->entries[level];
-
-	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind == PTE_TABLE && level < last_level())
-			free_subtree(level + 1, info.pa, free_frames);
-		else if (info.kind == PTE_PAGE && free_frames)
-			pmm_free_pages(info.pa, 0);
-		arch_pt_store(t, i, 0);
-	}
-	free_table(level, table);
-}
-
-void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root)
-{
-	void *t = table_va(root);
-	unsigned nr = (unsigned)MIN((uint64_t)geo()->entries[0],
-				    (va_end + level_size(0) - 1) >> geo()->shift[0]);
-
-	for (unsigned i = next_nonzero(t, 0, nr); i < nr; i = next_nonzero(t, i + 1, nr)) {
-		struct pte_info info;
-		arch_pte_decode(0, arch_pt_load(t, i), &info);
-		if (info.kind == PTE_TABLE && geo()->levels > 1) {
-			free_subtree(1, info.pa, free_frames);
-			arch_pt_store(t, i, 0);
-		} else if (info.kind != PTE_INVALID) {
-			if (info.kind == PTE_PAGE && free_frames)
-				pmm_free_pages(info.pa, 0);
-			arch_pt_store(t, i, 0);
-		}
-	}
-	arch_pt_sync();
-	if (free_root)
-		free_table(0, root);
-}
-
-struct range_set {
-	const struct pt_range *r;
-	unsigned n;
-};
-
-/* Free what the table (at level, covering [lo, lo + span)) maps inside the ranges, clearing
- * each slot it frees. A slot shared by two ranges is seen twice, and is zero the second time. */
-static void free_covered(const struct range_set *rs, unsigned level, phys_addr_t table, uint64_t lo,
-			 uint64_t span)
-{
-	void *t = table_va(table);
-	unsigned shift = geo()->shift[level], mask = geo()->entries[level] - 1;
-	uint64_t hi = lo + span - 1; /* inclusive */
-
-	for (unsigned k = 0; k < rs->n; k++) {
-		const struct pt_range *r = &rs->r[k];
-		if (r->end - 1 < lo)
-			continue;
-		if (r->start > hi)
-			break;
-		unsigned first = (unsigned)((MAX(r->start, lo) >> shift) & mask);
-		unsigned last = (unsigned)((MIN(r->end - 1, hi) >> shift) & mask);
-		for (unsigned i = first; i <= last; i++) {
-			pte_t pte = arch_pt_load(t, i);
-			if (pte_is_zero(pte))
-				continue;
-			struct pte_info info;
-			arch_pte_decode(level, pte, &info);
-			if (info.kind == PTE_TABLE && level < last_level()) {
-				free_covered(rs, level + 1, info.pa, lo + ((uint64_t)i << shift),
-					     level_size(level));
-				free_table(level + 1, info.pa);
-			} else if (info.kind == PTE_PAGE && !r->keep_frames) {
-				pmm_free_pages(info.pa, 0);
-			}
-			arch_pt_store(t, i, 0);
-		}
-	}
-}
-
-void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
-		    bool free_root)
-{
-	struct range_set rs = { ranges, nr_ranges };
-
-	/* The root spans entries << shift: at most 2^48 (arm64, x86_64) or 2^32. */
-	free_covered(&rs, 0, root, 0, (uint64_t)geo()->entries[0] << geo()->shift[0]);
-	arch_pt_sync();
-	if (free_root)
-		free_table(0, root);
-}
-
-static void leaves_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t va_end,
-		      pt_leaf_fn fn, void *ctx)
-{
-	void *t = table_va(table);
-
-	unsigned n = geo()->entries[level];
-
-	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
-		uint64_t va = base + ((uint64_t)i << geo()->shift[level]);
-		if (va >= va_end)
-			return;
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind == PTE_TABLE && level < last_level())
-			leaves_in(level + 1, info.pa, va, va_end, fn, ctx);
-		else if (info.kind == PTE_BLOCK || info.kind == PTE_PAGE)
-			fn(va, level_size(level), info.pa, info.prot, ctx);
-	}
-}
-
-void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ctx)
-{
-	leaves_in(0, root, 0, va_end, fn, ctx);
-}
-
-static unsigned long tables_in(unsigned level, phys_addr_t table, uint64_t base, uint64_t va_end)
-{
-	void *t = table_va(table);
-	unsigned n = geo()->entries[level];
-	unsigned long frames = 0;
-
-	if (level == last_level())
-		return 0;
-	for (unsigned i = next_nonzero(t, 0, n); i < n; i = next_nonzero(t, i + 1, n)) {
-		uint64_t va = base + ((uint64_t)i << geo()->shift[level]);
-		if (va >= va_end)
-			break;
-		struct pte_info info;
-		arch_pte_decode(level, arch_pt_load(t, i), &info);
-		if (info.kind == PTE_TABLE)
-			frames += (1ul << table_order(level + 1)) +
-				  tables_in(level + 1, info.pa, va, va_end);
-	}
-	return frames;
-}
-
-unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end)
-{
-	return tables_in(0, root, 0, va_end);
-}

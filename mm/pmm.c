@@ -249,7 +249,7 @@ static frame_t find_free_run(unsigned order)
 	return nr_frames;
 }
 
-phys_addr_t pmm_alloc_pages(unsigned order)
+phys_addr_t pmm_alloc_pages_uninit(unsigned order)
 {
 	frame_t count = 1UL << order;
 	frame_t f = order == 0 ? find_free_frame() : find_free_run(order);
@@ -263,8 +263,15 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 		low_free = free_frames;
 	if (order == 0)
 		search_hint = f + 1;
-	phys_addr_t pa = base_pa + ((phys_addr_t)f << PAGE_SHIFT);
-	memset(__va(pa), 0, (size_t)count << PAGE_SHIFT);
+	return base_pa + ((phys_addr_t)f << PAGE_SHIFT);
+}
+
+phys_addr_t pmm_alloc_pages(unsigned order)
+{
+	phys_addr_t pa = pmm_alloc_pages_uninit(order);
+
+	if (pa)
+		memset(__va(pa), 0, (size_t)PAGE_SIZE << order);
 	return pa;
 }
 
@@ -336,10 +343,11 @@ bool pmm_page_get(phys_addr_t pa)
 
 bool pmm_page_put(phys_addr_t pa)
 {
-	frame_t f = owned_frame(pa, "release");
+	phys_addr_t frame = (pa >> PAGE_SHIFT) - base_frame;
 
-	if (extra_refs[f]) {
-		extra_refs[f]--;
+	/* A shared frame loses an owner; any other goes through pmm_free_pages' checks. */
+	if (pa >> PAGE_SHIFT >= base_frame && frame < nr_frames && extra_refs[frame]) {
+		extra_refs[owned_frame(pa, "release")]--;
 		return false;
 	}
 	pmm_free_pages(pa, 0);

@@ -34,18 +34,22 @@ static void print_run(const struct dump_run *r)
 }
 
 /* Merge leaves that continue the previous range with the same permissions. */
-static void dump_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+static int dump_leaf(const struct pt_leaf *l, void *ctx)
 {
 	struct dump_run *r = ctx;
+	uint64_t va = l->va, size = l->size;
+	phys_addr_t pa = l->info.pa;
+	unsigned prot = l->info.prot;
 
 	r->leaves++;
 	if (r->open && r->end == va && r->prot == prot) {
 		r->end = va + size;
-		return;
+		return 0;
 	}
 	if (r->open)
 		print_run(r);
 	*r = (struct dump_run){ true, va, va + size, pa, prot, r->leaves };
+	return 0;
 }
 
 static struct process *process_arg(int argc, char **argv, int index)
@@ -292,7 +296,8 @@ static int pt_dump_cmd(int argc, char **argv)
 	if (!p)
 		return 1;
 	printk("pt dump of pid %d (%s): the user half as the tables map it\n", p->pid, p->name);
-	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, dump_leaf, &run);
+	const struct pt_visit_ops ops = { .leaf = dump_leaf };
+	pt_visit(p->mm.root, 0, p->mm.geo.task_size - 1, &ops, &run);
 	if (run.open)
 		print_run(&run);
 	printk("%llu leaves\n", (unsigned long long)run.leaves);
@@ -319,9 +324,11 @@ static unsigned comparable(unsigned prot)
 	return prot & mask;
 }
 
-static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+static int check_leaf(const struct pt_leaf *l, void *ctx)
 {
 	struct check_ctx *c = ctx;
+	uint64_t va = l->va, size = l->size;
+	unsigned prot = l->info.prot;
 	struct vma *v = vma_find(&c->p->mm, va);
 
 	c->pages += size >> PAGE_SHIFT;
@@ -347,7 +354,7 @@ static void check_leaf(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot
 		       v->prot & PT_R ? 'r' : '-', v->prot & PT_W ? 'w' : '-', v->prot & PT_X ? 'x' : '-');
 		c->bad++;
 	}
-	(void)pa;
+	return 0;
 }
 
 /* Every page the tables map must lie in a VMA and grant exactly what that VMA allows. */
@@ -358,7 +365,8 @@ static int pt_check_cmd(int argc, char **argv)
 
 	if (!p)
 		return 1;
-	pt_for_each_leaf(p->mm.root, p->mm.geo.task_size, check_leaf, &c);
+	const struct pt_visit_ops ops = { .leaf = check_leaf };
+	pt_visit(p->mm.root, 0, p->mm.geo.task_size - 1, &ops, &c);
 	printk("pt check: pid %d, %u VMAs, %llu pages mapped, %llu mismatch%s", p->pid,
 	       p->mm.nr_vmas, (unsigned long long)c.pages, (unsigned long long)c.bad,
 	       c.bad == 1 ? "" : "es");

@@ -49,11 +49,12 @@ static bool page_aligned(uint64_t x)
 	return (x & (PAGE_SIZE - 1)) == 0;
 }
 
-/* Remove one leaf of a user page (ctx: whether its frame is the process's, counted in the
- * allocator, or an image frame that stays). A frame shared copy-on-write loses this owner;
- * the last owner frees it. */
+/* Remove one leaf of a user page. A frame of the process's own (counted in the allocator: not
+ * an image frame, which stays) loses this owner; the last owner frees it (a frame fork shares
+ * copy-on-write has others). v: the VMA the leaf lies in, or, for a teardown going over many
+ * VMAs in address order, the first that may hold it. */
 struct drop_ctx {
-	bool own_frames;
+	const struct vma *v;
 	bool live;        /* flush the TLB (the tables may be in use) */
 	uint64_t removed;
 };
@@ -62,10 +63,12 @@ static int drop_leaf(const struct pt_leaf *l, void *arg)
 {
 	struct drop_ctx *c = arg;
 
+	while (c->v->next && c->v->end <= l->va)
+		c->v = c->v->next;
 	pt_leaf_store(l, 0);
 	if (c->live)
 		pt_leaf_flush(l);
-	if (c->own_frames && l->info.kind == PTE_PAGE)
+	if (!c->v->shared_pa && l->info.kind == PTE_PAGE)
 		pmm_page_put(l->info.pa);
 	c->removed++;
 	return 0;
@@ -76,7 +79,7 @@ static int drop_leaf(const struct pt_leaf *l, void *arg)
 static void unmap_pages(struct mm *mm, const struct vma *v, uint64_t start, uint64_t end)
 {
 	uint64_t lo = MAX(start, v->start), hi = MIN(end, v->end);
-	struct drop_ctx c = { .own_frames = !v->shared_pa, .live = true };
+	struct drop_ctx c = { .v = v, .live = true };
 	const struct pt_visit_ops ops = { .leaf = drop_leaf, .flags = PT_VISIT_FREE_EMPTY };
 
 	if (lo < hi) {
@@ -99,27 +102,43 @@ int mm_init(struct mm *mm, bool compat, unsigned asid)
 	return 0;
 }
 
+/* drop_leaf's VMAs tell where pages may be from va on: in the first VMA that ends above va. */
+static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
+{
+	struct drop_ctx *c = arg;
+
+	while (c->v->next && c->v->end <= va)
+		c->v = c->v->next;
+	*end = c->v->end;
+	return c->v->end <= va ? UINT64_MAX : MAX(va, c->v->start);
+}
+
 /* The address space is not live: a process's root is switched out before it is destroyed (or
  * was never switched in), and arch_switch_user_root's contract says that leaves no user
  * mapping reachable, stale TLB entries included. So nothing here needs a TLB flush. Every page
- * is mapped inside a VMA (exec, faults and munmap keep it so), so the VMAs say which slots of
- * which tables to read; each table goes when the last VMA in it has been visited. */
+ * is mapped inside a VMA (exec, faults and munmap keep it so): one visit from the first VMA's
+ * start to the last one's end, reading only the slots the VMAs cover, finds them all and
+ * frees every table on the way. */
 void mm_destroy(struct mm *mm)
 {
-	const struct pt_visit_ops ops = { .leaf = drop_leaf,
+	const struct pt_visit_ops ops = { .leaf = drop_leaf, .next = next_in_vmas,
 					  .flags = PT_VISIT_FREE_EMPTY | PT_VISIT_NOT_LIVE };
+	struct drop_ctx c = { .v = mm->vmas };
 
 	if (!mm->root)
 		return;
+	if (mm->vmas) {
+		const struct vma *last = mm->vmas;
+		while (last->next)
+			last = last->next;
+		pt_visit(mm->root, mm->vmas->start, last->end - 1, &ops, &c);
+	}
+	pt_free_root(mm->root);
 	while (mm->vmas) {
 		struct vma *v = mm->vmas;
-		struct drop_ctx c = { .own_frames = !v->shared_pa };
-
-		pt_visit(mm->root, v->start, v->end - 1, &ops, &c);
 		mm->vmas = v->next;
 		vma_release(v);
 	}
-	pt_free_root(mm->root);
 	mm->nr_vmas = 0;
 	mm->root = 0;
 	mm->frames = 0;
@@ -699,3 +718,4 @@ void vma_drop_anon_pages(struct mm *mm, uint64_t start, uint64_t end)
 		if (v->end > start && !v->file && !v->shared_pa && v->kind != VMA_IMAGE)
 			unmap_pages(mm, v, start, end);
 }
+

@@ -28,10 +28,11 @@ static uintptr_t stack_top(const struct arch_task *t)
 	return t->stack + ARM_KSTACK_SIZE;
 }
 
-/* A zeroed stack and zeroed user state (FPSCR and the thread IDs reset to 0, as on Linux). */
+/* Zeroed user state (FPSCR and the thread IDs reset to 0, as on Linux); the stack is not
+ * zeroed: the kernel reads only what it wrote there. */
 static int alloc_stack(struct arch_task *t)
 {
-	phys_addr_t pa = pmm_alloc_pages(ARM_KSTACK_ORDER);
+	phys_addr_t pa = pmm_alloc_pages_uninit(ARM_KSTACK_ORDER);
 
 	memset(t, 0, sizeof(*t));
 	if (!pa)
@@ -46,6 +47,7 @@ static struct switch_frame *push_switch_frame(struct arch_task *t, uintptr_t bel
 {
 	struct switch_frame *sf = (struct switch_frame *)(below - sizeof(*sf));
 
+	memset(sf, 0, sizeof(*sf));
 	sf->lr = (uint32_t)(uintptr_t)resume;
 	t->sp = (uint32_t)(uintptr_t)sf;
 	return sf;

@@ -51,7 +51,7 @@ static unsigned stack_order(void)
 static int alloc_stack(struct arch_task *t)
 {
 	unsigned order = stack_order();
-	phys_addr_t pa = pmm_alloc_pages(order);
+	phys_addr_t pa = pmm_alloc_pages_uninit(order);
 
 	memset(t, 0, sizeof(*t));
 	if (!pa)

@@ -35,7 +35,7 @@ struct switch_frame {
 
 static int alloc_stack(struct arch_task *t)
 {
-	phys_addr_t pa = pmm_alloc_pages(X86_KSTACK_ORDER);
+	phys_addr_t pa = pmm_alloc_pages_uninit(X86_KSTACK_ORDER);
 
 	if (!pa)
 		return -ENOMEM;

@@ -8,26 +8,19 @@
 /* Allocate a zeroed table for the root level (or a given level). Returns its physical address,
  * 0 when out of memory. */
 phys_addr_t pt_alloc_table(unsigned level);
-/* Give back a root table pt_alloc_table(0) made (its entries must be cleared first). */
+/* Give back a root table pt_alloc_table(0) made, once no table is left below it in the user
+ * half (the kernel half's entries, where the root holds them, are shared, never freed). */
 void pt_free_root(phys_addr_t root);
 
-/* Map [va, va+size) to [pa, pa+size) with prot. With PT_MAP_BLOCKS, use the largest leaf the
- * format allows where va, pa and the remaining size are aligned. Returns 0 or -ENOMEM/-EEXIST
- * (an existing valid leaf is never overwritten silently; PT_MAP_REPLACE allows it). On failure
- * the leaves stored before it stay, and no table allocated by the call is left empty. */
+/* Map [va, va+size) to [pa, pa+size) with prot (all page aligned, else -EINVAL). With
+ * PT_MAP_BLOCKS, use the largest leaf the format allows where va, pa and the remaining size are
+ * aligned. Returns 0 or -ENOMEM/-EEXIST (an existing valid leaf is never overwritten silently;
+ * PT_MAP_REPLACE allows it, where the leaf has the size the new one would: a block is never
+ * split, nor a table replaced by a block). Goes in address order: on failure the leaves stored
+ * before it stay, and no table is left empty in the range. A visit that fills (pt_visit). */
 enum { PT_MAP_BLOCKS = 1u << 0, PT_MAP_REPLACE = 1u << 1 };
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags);
-
-/* Remove the leaves covering [va, va+size) (page granular; blocks are not split), flush them
- * from the TLB and free every table below the root in the range that is empty afterwards (also
- * one that held no leaf to begin with). With free_frames, the frames the leaves pointed to go
- * back to the allocator too (user memory); returns how many leaves it removed. Skips empty
- * slots without decoding them, so huge sparse ranges are cheap. */
-uint64_t pt_unmap(phys_addr_t root, uint64_t va, uint64_t size, bool free_frames);
-
-/* Change the permissions of the leaves covering [va, va+size). */
-int pt_protect(phys_addr_t root, uintptr_t va, size_t size, unsigned prot);
 
 /* One step of a walk: what the table at this level says about va. */
 struct pt_step {
@@ -55,10 +48,15 @@ void pt_print_walk(uintptr_t va, const struct pt_walk_result *w);
  * `pt walk` says of a frame's owners. */
 void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char *note);
 
-/* The one range traversal: every valid leaf (block or page) and every table below the root
- * that [lo, hi] reaches (hi inclusive, so the top of the address space needs no special case),
- * in address order; only tables that exist are visited, and empty slots are skipped without
- * decoding. A leaf is seen whole even where it starts below lo (blocks are never split). */
+/* The one range traversal: the slots of the tables reachable from root that [lo, hi] covers
+ * (hi inclusive, so the top of the address space needs no special case), in address order,
+ * down through every table: valid leaves (block or page) to ops->leaf, tables below the root to
+ * ops->table before their slots, and, when ops->fill is given, the empty slots to it (it says
+ * what to put there: a leaf, or a new table to go on down in). Without ops->fill empty slots
+ * are skipped without decoding, so huge sparse ranges are cheap. A leaf is seen whole even
+ * where it starts below lo (blocks are never split). A callback's negative return stops the
+ * visit, and pt_visit returns it. Map, unmap, mprotect, teardown, fork's copy, `pt dump` and
+ * the table count are each one visit. */
 struct pt_leaf {
 	uint64_t va;          /* where the leaf starts */
 	uint64_t size;        /* bytes it maps */
@@ -69,18 +67,35 @@ struct pt_leaf {
 	unsigned index;
 };
 
+/* An empty slot (an all-zero or otherwise invalid descriptor) inside the range. */
+struct pt_hole {
+	uint64_t va;          /* where the slot starts */
+	unsigned level;
+	uint64_t lo, hi;      /* the part of the range inside it */
+	pte_t leaf;           /* PT_FILL_LEAF: the descriptor to store */
+};
+enum pt_fill { PT_FILL_SKIP, PT_FILL_TABLE, PT_FILL_LEAF };
+#define PT_VISIT_SKIP 1
+
 struct pt_visit_ops {
-	/* Each valid leaf; a non-zero return stops the visit and pt_visit returns it. NULL: none. */
 	int (*leaf)(const struct pt_leaf *leaf, void *ctx);
-	/* Each table below the root, before its entries (level, its address, the VA it starts
-	 * at). NULL: none. */
-	void (*table)(unsigned level, phys_addr_t table, uint64_t va, void *ctx);
+	/* level is the table's own (1 and below), va the first address it maps; PT_VISIT_SKIP:
+	 * not into this one (counting tables needs no look at the leaves). */
+	int (*table)(unsigned level, phys_addr_t table, uint64_t va, void *ctx);
+	/* enum pt_fill, or a -errno; a table it asks for that cannot be had is -ENOMEM. */
+	int (*fill)(struct pt_hole *hole, void *ctx);
+	/* Where pages may be mapped from va on, from what the caller knows (a process's VMAs):
+	 * the lowest such address (above the range: none), and *end where that stretch ends
+	 * (exclusive; 0: the top). The slots outside such stretches are skipped unread and count
+	 * as empty for PT_VISIT_FREE_EMPTY: a teardown reads only the slots its VMAs cover. NULL:
+	 * every slot of the range may hold something. */
+	uint64_t (*next)(uint64_t va, uint64_t *end, void *ctx);
 	unsigned flags;
 };
 
 enum {
 	/* Unlink and free every table below the root that is empty after its visit (also one
-	 * that was empty to begin with): unmap and teardown. */
+	 * that was empty to begin with, and after a failed fill): unmap and teardown. */
 	PT_VISIT_FREE_EMPTY = 1u << 0,
 	/* The tables are not live (a root no CPU uses, see arch_switch_user_root): unlinking a
 	 * table needs no TLB flush. */
@@ -90,36 +105,14 @@ enum {
 int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
 	     void *ctx);
 
-/* Rewrite (or with 0 remove) a leaf the visitor handed over, made visible to the table walker.
- * The caller flushes the TLB where the tables are live (pt_leaf_flush). */
+/* Rewrite (or with 0 remove) a leaf the visitor handed over; the walker sees it by the end of
+ * the visit. Where the tables are live, the caller flushes the leaf (pt_leaf_flush makes the
+ * store visible to the walker first, then drops the old translation). */
 void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte);
 void pt_leaf_flush(const struct pt_leaf *leaf);
-
-/* Call fn for every valid leaf (block or page) reachable from root below va_end, in address
- * order: its VA, size, output address and permissions. Built from the tables alone. */
-typedef void (*pt_leaf_fn)(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx);
-void pt_for_each_leaf(phys_addr_t root, uint64_t va_end, pt_leaf_fn fn, void *ctx);
 
 /* The frames of the tables below root (not counting root) that map addresses below va_end:
  * what Linux reports as a process's pgtables. */
 unsigned long pt_table_frames(phys_addr_t root, uint64_t va_end);
-
-/* Free every table reachable from root below va_end (the user half), the frames of the
- * last-level leaves there when free_frames (a process's own pages), and the root itself if
- * free_root. Entries at or above va_end (the shared kernel half) are left alone. */
-void pt_free_tables(phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root);
-
-/* Tear down a process's address space: the leaves and tables below root inside the given
- * ranges (sorted, disjoint, page aligned), then the root if free_root. The caller guarantees
- * nothing is mapped outside the ranges (a process's VMAs), so only the slots the ranges cover
- * are read, not whole tables. A leaf's frame goes back to the allocator unless its range says
- * keep_frames (the image's shared frames). Tables return to the allocator all zero. No TLB
- * maintenance: the tables must not be live (see arch_switch_user_root). */
-struct pt_range {
-	uint64_t start, end;
-	bool keep_frames;
-};
-void pt_free_ranges(phys_addr_t root, const struct pt_range *ranges, unsigned nr_ranges,
-		    bool free_root);
 
 #endif

@@ -43,8 +43,11 @@ STUB(phys_addr_t, pt_alloc_table, unsigned level)
 STUB(int, pt_map, phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
      unsigned flags)
 STUB(void, pt_walk, phys_addr_t root, uintptr_t va, struct pt_walk_result *out)
-STUB(uint64_t, pt_unmap, phys_addr_t root, uint64_t va, uint64_t size, bool free_frames)
-STUB(void, pt_free_tables, phys_addr_t root, uint64_t va_end, bool free_frames, bool free_root)
+STUB(int, pt_visit, phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_ops *ops,
+     void *ctx)
+STUB(void, pt_leaf_store, const struct pt_leaf *leaf, pte_t pte)
+STUB(void, pt_leaf_flush, const struct pt_leaf *leaf)
+STUB(void, pt_free_root, phys_addr_t root)
 STUB(phys_addr_t, pmm_alloc_pages, unsigned order)
 STUB(void, pmm_free_pages, phys_addr_t pa, unsigned order)
 STUB(void, pmm_get_stats, struct pmm_stats *st)

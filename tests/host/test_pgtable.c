@@ -10,10 +10,13 @@
  *    non-zero invalid descriptor overwritten without a flush, a leaf stopping the run, also
  *    in the first slot of a run and in the last slot of a table;
  *  - blocks whose output addresses cross 4 GiB (i386's PSE-36 keeps bits 32-39 apart);
- *  - pt_unmap, pt_protect, pt_free_tables and pt_free_ranges give every table back;
+ *  - pt_visit, the one range traversal: unmap, protect and teardown as its callers write them
+ *    (the helpers below) give every table back, a teardown of tables that are not live flushes
+ *    nothing, leaves and tables come in address order with tables before their leaves, a
+ *    callback's error stops the visit;
  *  - pt_print_walk prints one line per step with arch_pte_describe's words;
  *  - out of frames part-way (an allocator that fails after N frames), pt_map leaves no table it
- *    allocated behind, and pt_unmap frees empty tables even where it removes no leaf.
+ *    allocated behind, and an unmap frees empty tables even where it removes no leaf.
  * Built once per preset; CONFIG_* (from config.h) picks the format. */
 #include "lib_under_test.h"
 
@@ -177,11 +180,52 @@ static int new_root(void **state)
 	return 0;
 }
 
+/* --- Unmap, protect and teardown as the kernel's callers write them: one visit each. ---- */
+
+static int clear_leaf(const struct pt_leaf *l, void *ctx)
+{
+	pt_leaf_store(l, 0);
+	pt_leaf_flush(l);
+	(*(unsigned *)ctx)++;
+	return 0;
+}
+
+/* Every leaf of [va, va + size) removed (their frames are the test's), the tables left empty
+ * freed; the leaves removed. */
+static unsigned unmap(uint64_t va, uint64_t size, unsigned flags)
+{
+	const struct pt_visit_ops ops = { .leaf = clear_leaf, .flags = PT_VISIT_FREE_EMPTY | flags };
+	unsigned removed = 0;
+
+	assert_int_equal(pt_visit(root, va, va + (size - 1), &ops, &removed), 0);
+	return removed;
+}
+
+static int protect_leaf(const struct pt_leaf *l, void *ctx)
+{
+	pt_leaf_store(l, arch_pte_make_leaf(l->level, l->info.pa, *(unsigned *)ctx));
+	pt_leaf_flush(l);
+	return 0;
+}
+
+static void protect(uint64_t va, uint64_t size, unsigned prot)
+{
+	const struct pt_visit_ops ops = { .leaf = protect_leaf };
+
+	assert_int_equal(pt_visit(root, va, va + (size - 1), &ops, &prot), 0);
+}
+
+static uint64_t root_reach(void)
+{
+	return (uint64_t)g->entries[0] << g->shift[0];
+}
+
 static int free_root(void **state)
 {
-	pt_free_tables(root, (uint64_t)g->entries[0] << g->shift[0], false, true);
+	unmap(0, root_reach(), PT_VISIT_NOT_LIVE);
+	pt_free_root(root);
 	if (frames_out)
-		fail_msg("%u frames still out after pt_free_tables", frames_out);
+		fail_msg("%u frames still out after the teardown", frames_out);
 	return 0;
 }
 
@@ -238,16 +282,24 @@ struct leaf_list {
 	phys_addr_t pa[16];
 };
 
-static void collect(uint64_t va, uint64_t size, phys_addr_t pa, unsigned prot, void *ctx)
+static int collect(const struct pt_leaf *leaf, void *ctx)
 {
 	struct leaf_list *l = ctx;
 
 	if (l->n < 16) {
-		l->va[l->n] = va;
-		l->size[l->n] = size;
-		l->pa[l->n] = pa;
+		l->va[l->n] = leaf->va;
+		l->size[l->n] = leaf->size;
+		l->pa[l->n] = leaf->info.pa;
 	}
 	l->n++;
+	return 0;
+}
+
+static void collect_leaves(uint64_t lo, uint64_t hi, struct leaf_list *l)
+{
+	const struct pt_visit_ops ops = { .leaf = collect };
+
+	assert_int_equal(pt_visit(root, lo, hi, &ops, l), 0);
 }
 
 #define USER_RW (PT_R | PT_W | PT_USER)
@@ -286,7 +338,7 @@ static void test_blocks_between_pages(void **state)
 
 	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), size, PT_R | PT_W, PT_MAP_BLOCKS),
 			 0);
-	pt_for_each_leaf(root, va + size + block, collect, &l);
+	collect_leaves(0, va + size + block - 1, &l);
 	assert_int_equal(l.n, 7);
 	for (unsigned i = 0; i < l.n; i++) {
 		uint64_t want = i >= 2 && i < 4 ? block : PAGE;
@@ -438,31 +490,109 @@ static void test_unmap_frees_tables(void **state)
 	unsigned before = frames_out;
 
 	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 10 * PAGE, USER_RW, 0), 0);
-	assert_int_equal(pt_protect(root, (uintptr_t)va, 10 * PAGE, USER_RO), 0);
+	protect(va, 10 * PAGE, USER_RO);
 	assert_maps(va + 4 * PAGE, pa_of(va + 4 * PAGE), last, USER_RO);
-	assert_int_equal(pt_unmap(root, va, 10 * PAGE, false), 10);
+	assert_int_equal(unmap(va, 10 * PAGE, 0), 10);
 	assert_unmapped(va + 4 * PAGE);
 	assert_int_equal(frames_out, before);
 }
 
-/* A process's teardown: frames it owns go back, the image's shared frames do not. */
-static void test_free_ranges(void **state)
+/* A teardown of tables no CPU uses (PT_VISIT_NOT_LIVE): every table below the root back, and
+ * not one TLB flush (the leaves' flushes are the callback's: none here). */
+static int forget_leaf(const struct pt_leaf *l, void *ctx)
 {
-	const uint64_t va = 4 * block;
-	phys_addr_t own = pmm_alloc_pages(0);
-	unsigned before = frames_out;
-	const struct pt_range ranges[] = {
-		{ va, va + 2 * PAGE, true },
-		{ 20 * block, 20 * block + PAGE, false },
-	};
+	pt_leaf_store(l, 0);
+	return 0;
+}
 
-	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 2 * PAGE, USER_RO, 0), 0);
-	assert_int_equal(pt_map(root, (uintptr_t)(20 * block), own, PAGE, USER_RW, 0), 0);
+static void test_teardown_not_live(void **state)
+{
+	const struct pt_visit_ops ops = { .leaf = forget_leaf,
+					  .flags = PT_VISIT_FREE_EMPTY | PT_VISIT_NOT_LIVE };
+	unsigned before = frames_out;
+
+	assert_int_equal(pt_map(root, (uintptr_t)(4 * block), pa_of(4 * block), 2 * PAGE, USER_RO, 0),
+			 0);
+	assert_int_equal(pt_map(root, (uintptr_t)(20 * block), pa_of(20 * block), PAGE, USER_RW, 0),
+			 0);
 	assert_true(frames_out > before);
-	pt_free_ranges(root, ranges, 2, false);
-	/* Every table below the root, and the owned frame, are back. */
-	assert_int_equal(frames_out, before - 1);
-	assert_unmapped(va);
+	assert_int_equal(pt_visit(root, 4 * block, 4 * block + 2 * PAGE - 1, &ops, NULL), 0);
+	assert_unmapped(4 * block);
+	assert_maps(20 * block, pa_of(20 * block), last, USER_RW);
+	assert_int_equal(pt_visit(root, 20 * block, 20 * block + PAGE - 1, &ops, NULL), 0);
+	assert_int_equal(frames_out, before);
+	assert_int_equal(page_flushes, 0);
+}
+
+/* The order of a visit: each table (below the root) before its leaves, leaves in address order,
+ * and a leaf that starts below the range seen whole. */
+struct trace {
+	unsigned n;
+	char kind[16];
+	uint64_t va[16];
+};
+
+static int trace_leaf(const struct pt_leaf *l, void *ctx)
+{
+	struct trace *t = ctx;
+
+	if (t->n < 16) {
+		t->kind[t->n] = 'L';
+		t->va[t->n] = l->va;
+	}
+	t->n++;
+	return 0;
+}
+
+static int trace_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx)
+{
+	struct trace *t = ctx;
+
+	if (t->n < 16) {
+		t->kind[t->n] = (char)('0' + level);
+		t->va[t->n] = va;
+	}
+	t->n++;
+	return 0;
+}
+
+static void test_visit_order(void **state)
+{
+	const uint64_t va = 16 * block - PAGE;
+	const struct pt_visit_ops ops = { .leaf = trace_leaf, .table = trace_table };
+	struct trace t = { 0 };
+
+	/* A page at the end of one last-level table, a page at the start of the next. */
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 2 * PAGE, USER_RW, 0), 0);
+	assert_int_equal(pt_visit(root, va + 1, va + PAGE, &ops, &t), 0);
+	/* The tables from L1 down to the first page's, its page, the second last-level table, its
+	 * page (the levels above are shared: 16 blocks lie in one table at every preset). */
+	assert_int_equal(t.n, last + 3);
+	for (unsigned i = 0; i < last; i++)
+		assert_int_equal(t.kind[i], '0' + i + 1);
+	assert_int_equal(t.kind[last], 'L');
+	assert_int_equal(t.va[last], va); /* seen whole, from below the range's start */
+	assert_int_equal(t.kind[last + 1], '0' + last);
+	assert_int_equal(t.va[last + 1], va + PAGE);
+	assert_int_equal(t.kind[last + 2], 'L');
+	assert_int_equal(t.va[last + 2], va + PAGE);
+}
+
+/* A callback's error stops the visit there and is what pt_visit returns. */
+static int stop_at_second(const struct pt_leaf *l, void *ctx)
+{
+	return ++*(unsigned *)ctx == 2 ? -EINTR : 0;
+}
+
+static void test_visit_stops_on_error(void **state)
+{
+	const uint64_t va = 8 * block;
+	const struct pt_visit_ops ops = { .leaf = stop_at_second };
+	unsigned seen = 0;
+
+	assert_int_equal(pt_map(root, (uintptr_t)va, pa_of(va), 4 * PAGE, USER_RW, 0), 0);
+	assert_int_equal(pt_visit(root, va, va + 4 * PAGE - 1, &ops, &seen), -EINTR);
+	assert_int_equal(seen, 2);
 }
 
 /* A root slot no other test uses, whatever the root's size (arm64 16K/VA48: two slots). */
@@ -516,7 +646,7 @@ static void test_map_out_of_frames_keeps_old_tables(void **state)
 	assert_maps(va, pa_of(va), last, USER_RW);
 	assert_unmapped(far);
 	alloc_budget = -1;
-	assert_int_equal(pt_unmap(root, va, PAGE, false), 1);
+	assert_int_equal(unmap(va, PAGE, 0), 1);
 	assert_no_table_below_root(va);
 }
 
@@ -535,7 +665,7 @@ static void test_map_range_out_of_frames(void **state)
 	assert_unmapped(va + 2 * PAGE);
 	assert_int_equal(frames_out - before, last);
 	alloc_budget = -1;
-	assert_int_equal(pt_unmap(root, va, 4 * PAGE, false), 2);
+	assert_int_equal(unmap(va, 4 * PAGE, 0), 2);
 	assert_int_equal(frames_out, before);
 }
 
@@ -554,9 +684,9 @@ static void test_unmap_frees_empty_tables(void **state)
 		arch_pt_store(host_fake_va(leaf->table_pa), leaf->index, 0); /* leaf gone, tables stay */
 		assert_int_equal(frames_out - before, last);
 		if (round == 0)
-			assert_int_equal(pt_unmap(root, va, PAGE, false), 0);
+			assert_int_equal(unmap(va, PAGE, 0), 0);
 		else
-			assert_int_equal(pt_unmap(root, PAGE, va + 8 * block, false), 0);
+			assert_int_equal(unmap(PAGE, va + 8 * block, 0), 0);
 		assert_int_equal(frames_out, before);
 		assert_no_table_below_root(va);
 	}
@@ -605,7 +735,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_block_and_table_conflicts, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_unaligned, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_unmap_frees_tables, new_root, free_root),
-		cmocka_unit_test_setup_teardown(test_free_ranges, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_teardown_not_live, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_visit_order, new_root, free_root),
+		cmocka_unit_test_setup_teardown(test_visit_stops_on_error, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_print_walk, new_root, free_root),
 		cmocka_unit_test_setup_teardown(test_map_out_of_frames_frees_new_tables, new_root,
 						free_root),

@@ -615,6 +615,53 @@ static void test_bad_frees_panic(void **state)
 	assert_int_equal(stats().used, st.used);
 }
 
+/* Copy-on-write owners: an allocated frame has one, each pmm_page_get one more, each
+ * pmm_page_put one less and the last frees it; a frame with other owners cannot be freed
+ * outright, and a count on a free frame or outside RAM is a panic. */
+static void test_page_owners(void **state)
+{
+	struct pmm_stats st = stats();
+	phys_addr_t pa = pmm_alloc_page();
+
+	assert_true(pa != 0);
+	assert_int_equal(pmm_page_refs(pa), 1);
+	assert_true(pmm_page_get(pa));
+	assert_true(pmm_page_get(pa));
+	assert_int_equal(pmm_page_refs(pa), 3);
+	EXPECT_PANIC(pmm_free_page(pa));
+	assert_non_null(strstr(panic_message, "share"));
+	assert_false(pmm_page_put(pa));
+	assert_false(pmm_page_put(pa));
+	assert_int_equal(pmm_page_refs(pa), 1);
+	assert_int_equal(stats().free, st.free - 1);
+	assert_true(pmm_page_put(pa)); /* the last owner frees it */
+	assert_int_equal(pmm_page_refs(pa), 0);
+	assert_int_equal(stats().free, st.free);
+	EXPECT_PANIC(pmm_page_get(pa));
+	EXPECT_PANIC(pmm_page_put(pa));
+	EXPECT_PANIC(pmm_page_get(RAM_PA + SPAN_PAGES * PAGE));
+	assert_int_equal(pmm_page_refs(RAM_PA + SPAN_PAGES * PAGE), 0);
+	/* A frame handed out again starts with one owner (the count went back to 0 extra). */
+	phys_addr_t again = pmm_alloc_page();
+	assert_int_equal(pmm_page_refs(again), 1);
+	pmm_free_page(again);
+	assert_int_equal(stats().free, st.free);
+}
+
+/* The count's limit: 65,536 owners; one more is refused, not wrapped. */
+static void test_page_owners_limit(void **state)
+{
+	phys_addr_t pa = pmm_alloc_page();
+
+	for (unsigned i = 1; i < 65536; i++)
+		assert_true(pmm_page_get(pa));
+	assert_int_equal(pmm_page_refs(pa), 65536);
+	assert_false(pmm_page_get(pa));
+	for (unsigned i = 1; i < 65536; i++)
+		assert_false(pmm_page_put(pa));
+	assert_true(pmm_page_put(pa));
+}
+
 /* Frames in the hole between the two regions, and the partial frame at region 1's start, are
  * inside the bitmap's span and marked used, but were never handed out: freeing one is a bad
  * address (it would make the hole allocatable), and the message names it. */
@@ -661,6 +708,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zeroed_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_frees_panic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_in_hole_panics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_owners, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_owners_limit, setup, teardown),
 		LAYOUT_TEST(test_initial_counts, overlapping),
 		LAYOUT_TEST(test_exhaust_order0, overlapping),
 		LAYOUT_TEST(test_fragmentation, overlapping),
