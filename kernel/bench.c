@@ -28,7 +28,8 @@ static void usage(void)
 	printk("usage: bench exec N [-32] [PROG]   time N runs of PROG (default hello)\n"
 	       "       bench layout N [-32]        time N layout-only draws (aslr sample --layout-only)\n"
 	       "       bench boot                  the counter at kernel_main and at the ready line\n"
-	       "       bench fork N [-32]          time N fork+exit+wait, a fork's frames\n");
+	       "       bench fork N [-32]          time N fork+exit+wait, a fork's frames\n"
+	       "       bench ctrl-c [N] [-32] [syscall]  Ctrl-C to spin's exit, N times you type it\n");
 }
 
 static int parse_opts(int argc, char **argv, unsigned max, struct bench_opts *o)
@@ -216,8 +217,10 @@ static int cmd_bench(int argc, char **argv)
 		return bench_boot();
 	if (argc >= 2 && strcmp(argv[1], "fork") == 0)
 		return bench_fork(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "ctrl-c") == 0)
+		return bench_ctrlc(argc, argv);
 	usage();
 	return 2;
 }
-SHELL_COMMAND(bench, "bench", "bench exec|layout|fork N [-32] [PROG] | boot  time runs, draws or the boot with the guest's counter",
+SHELL_COMMAND(bench, "bench", "bench exec|layout|fork N [-32] [PROG] | boot | ctrl-c  time runs, draws, the boot or Ctrl-C with the guest's counter",
 	      cmd_bench);

@@ -122,8 +122,10 @@ static void unread_byte(int c)
 	typeahead_len++;
 }
 
-/* A Ctrl-C received and not yet taken by console_interrupt_pending(). */
+/* A Ctrl-C received and not yet taken by console_interrupt_pending(), and the guest's counter
+ * when console_receive took it out of the UART (`bench ctrl-c` measures from there). */
 static bool interrupt_received;
+static uint64_t interrupt_cycles;
 
 /* How the shell waits for a key: the scheduler's sched_idle once processes exist (other tasks
  * run meanwhile, background jobs), else the CPU sleeps until an interrupt. A hook, as the
@@ -157,6 +159,8 @@ void console_receive(void)
 
 	while ((c = arch_console_getc()) >= 0) {
 		if (c == CTRL('C')) {
+			if (!interrupt_received)
+				interrupt_cycles = arch_cycles();
 			interrupt_received = true;
 			continue;
 		}
@@ -165,6 +169,11 @@ void console_receive(void)
 			typeahead_len++;
 		}
 	}
+}
+
+uint64_t console_interrupt_cycles(void)
+{
+	return interrupt_cycles;
 }
 
 bool console_interrupt_pending(void)

@@ -258,7 +258,9 @@ static struct process *find_zombie(struct process *p, int pid, long *err)
 }
 
 /* Sleep until a matching child is a zombie (its exit wakes the parent): it, or NULL with
- * -ECHILD, or 0 for WNOHANG, or -EINTR for a signal. */
+ * -ECHILD, or 0 for WNOHANG, or -ERESTARTSYS for a signal (Linux's do_wait: a handler with
+ * SA_RESTART restarts the call, one without makes it -EINTR). The children are looked at
+ * before the signals, so an exit that comes with its SIGCHLD is taken, not interrupted by it. */
 static struct process *wait_zombie(struct process *p, int pid, unsigned options, long *err)
 {
 	for (;;) {
@@ -267,8 +269,11 @@ static struct process *wait_zombie(struct process *p, int pid, unsigned options,
 			return c;
 		if (options & WNOHANG)
 			return NULL;
-		if ((*err = sched_sleep_interruptible(p, 0)))
+		if (signal_pending(p)) {
+			*err = -ERESTARTSYS;
 			return NULL;
+		}
+		sched_sleep_interruptible(p, 0);
 	}
 }
 
@@ -514,9 +519,11 @@ long sys_setsid(const struct syscall_args *a)
 
 /* --- pause -------------------------------------------------------------------------------- */
 
+/* Until a signal: -ERESTARTNOHAND, -EINTR once a handler runs, the pause goes on when none
+ * does (Linux's sys_pause). */
 long sys_pause(const struct syscall_args *a)
 {
 	while (!sched_sleep_interruptible(a->p, 0))
 		;
-	return -EINTR;
+	return -ERESTARTNOHAND;
 }

@@ -6,4 +6,8 @@
  * 1 MiB touched heap, and the frames a fork costs before any write. */
 int bench_fork(int argc, char **argv);
 
+/* `bench ctrl-c [N] [-32] [syscall]` (kernel/bench_ctrlc.c): N times spin in the foreground
+ * until Ctrl-C; the guest time from the ^C's receive interrupt to spin reaped. */
+int bench_ctrlc(int argc, char **argv);
+
 #endif

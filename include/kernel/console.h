@@ -38,6 +38,12 @@ void console_receive(void);
 /* Non-blocking check used by long-running commands: true once if Ctrl-C arrived. */
 bool console_interrupt_pending(void);
 
+/* The guest's counter (arch_cycles) when console_receive last took a Ctrl-C out of the UART,
+ * one not preceded by another still noted; 0 before the first. The receive interrupt's handler
+ * calls console_receive first thing, so for a Ctrl-C that raised the interrupt this is the
+ * moment the kernel took it, give or take the handler's entry (`bench ctrl-c`). */
+uint64_t console_interrupt_cycles(void);
+
 /* What the line reader calls while no byte is there (arch_idle until the process layer sets
  * its scheduler's: kernel/proc.c). */
 void console_set_idle(void (*idle)(void));
