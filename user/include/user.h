@@ -53,6 +53,12 @@ int brk(void *addr);
 void *sbrk(long increment);
 int getpid(void);
 unsigned int getuid(void);
+/* The child's pid in the parent, 0 in the child (a copy of the parent's address space). */
+int fork(void);
+/* Wait for the child pid (-1: any child) to end; its status as the C library's wait4 gives it
+ * (exit code << 8, or the signal). rusage: NULL or a struct rusage. The pid, 0 with WNOHANG and
+ * the child still running, or -1 (ECHILD: no such child). */
+int wait4(int pid, int *status, int options, void *rusage);
 
 /* C's strtoul, on lib/parse.c (white space, sign, base 0/2..36, ERANGE). */
 unsigned long strtoul(const char *s, char **end, int base);

@@ -3,6 +3,8 @@
 #include <user.h>
 #include <sysnr.h>
 
+#define SIGCHLD 17
+
 int errno;
 
 /* Linux's rule for telling an error from a result: -4095..-1. A page-aligned mmap result can
@@ -85,4 +87,20 @@ int getpid(void)
 unsigned int getuid(void)
 {
 	return (unsigned int)__syscall(SYS_getuid, 0, 0, 0, 0, 0, 0);
+}
+
+/* The 64-bit Arm ABI has no fork: there it is clone with only the exit signal, as the C
+ * library does. */
+int fork(void)
+{
+#ifdef __NR_fork
+	return (int)set_errno(__syscall(__NR_fork, 0, 0, 0, 0, 0, 0));
+#else
+	return (int)set_errno(__syscall(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0));
+#endif
+}
+
+int wait4(int pid, int *status, int options, void *rusage)
+{
+	return (int)set_errno(__syscall(__NR_wait4, pid, (long)status, options, (long)rusage, 0, 0));
 }
