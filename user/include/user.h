@@ -36,6 +36,8 @@ const char *errno_name(int err);
 
 /* The raw system call (user/arch/<abi>/syscall.S): returns -errno on failure, never sets errno. */
 long __syscall(long nr, long a, long b, long c, long d, long e, long f);
+/* A raw result as the wrappers return it (musl's name): -errno becomes -1 with errno set. */
+long __syscall_ret(long ret);
 
 long write(int fd, const void *buf, size_t count);
 /* Ends the whole process (exit_group), as the C library's _exit does. */

@@ -3,8 +3,6 @@
 #include <user.h>
 #include <sysnr.h>
 
-#define SIGCHLD 17
-
 int errno;
 
 /* Linux's rule for telling an error from a result: -4095..-1. A page-aligned mmap result can
@@ -14,7 +12,7 @@ static bool is_error(long ret)
 	return (unsigned long)ret >= -4095UL;
 }
 
-static long set_errno(long ret)
+long __syscall_ret(long ret)
 {
 	if (is_error(ret)) {
 		errno = (int)-ret;
@@ -25,7 +23,7 @@ static long set_errno(long ret)
 
 long write(int fd, const void *buf, size_t count)
 {
-	return set_errno(__syscall(SYS_write, fd, (long)buf, (long)count, 0, 0, 0));
+	return __syscall_ret(__syscall(SYS_write, fd, (long)buf, (long)count, 0, 0, 0));
 }
 
 __noreturn void exit_group(int status)
@@ -71,7 +69,7 @@ void *mmap(void *addr, size_t length, int prot, int flags, int fd, long off)
 
 int munmap(void *addr, size_t length)
 {
-	return (int)set_errno(__syscall(SYS_munmap, (long)addr, (long)length, 0, 0, 0, 0));
+	return (int)__syscall_ret(__syscall(SYS_munmap, (long)addr, (long)length, 0, 0, 0, 0));
 }
 
 unsigned long sys_brk(unsigned long addr)
@@ -87,20 +85,4 @@ int getpid(void)
 unsigned int getuid(void)
 {
 	return (unsigned int)__syscall(SYS_getuid, 0, 0, 0, 0, 0, 0);
-}
-
-/* The 64-bit Arm ABI has no fork: there it is clone with only the exit signal, as the C
- * library does. */
-int fork(void)
-{
-#ifdef __NR_fork
-	return (int)set_errno(__syscall(__NR_fork, 0, 0, 0, 0, 0, 0));
-#else
-	return (int)set_errno(__syscall(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0));
-#endif
-}
-
-int wait4(int pid, int *status, int options, void *rusage)
-{
-	return (int)set_errno(__syscall(__NR_wait4, pid, (long)status, options, (long)rusage, 0, 0));
 }
