@@ -36,8 +36,17 @@ const char *errno_name(int err);
 
 /* The raw system call (user/arch/<abi>/syscall.S): returns -errno on failure, never sets errno. */
 long __syscall(long nr, long a, long b, long c, long d, long e, long f);
-/* A raw result as the wrappers return it (musl's name): -errno becomes -1 with errno set. */
-long __syscall_ret(long ret);
+/* A raw result as the wrappers return it (musl's name): Linux's rule tells an error from a
+ * result by its range, -4095..-1, which becomes -1 with errno set. A page-aligned mmap result
+ * can never fall in that range, even at the very top of a 32-bit address space. */
+static inline long __syscall_ret(long ret)
+{
+	if ((unsigned long)ret >= -4095UL) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
 
 long write(int fd, const void *buf, size_t count);
 /* Ends the whole process (exit_group), as the C library's _exit does. */
