@@ -99,10 +99,8 @@ int exec_image_abi(const struct fs_file *prog)
 		return -ENOEXEC;
 	if (id.elf_class == native_class && id.machine == ELF_MACHINE)
 		return arm_header_ok(&id, false) ? 0 : -ENOEXEC;
-#ifdef CONFIG_COMPAT
-	if (id.elf_class == ELFCLASS32 && id.machine == ELF_MACHINE_COMPAT)
+	if (CONFIG_COMPAT_ENABLED && id.elf_class == ELFCLASS32 && id.machine == ELF_MACHINE_COMPAT)
 		return arm_header_ok(&id, true) ? 1 : -ENOEXEC;
-#endif
 	return -ENOEXEC;
 }
 

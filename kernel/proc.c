@@ -397,12 +397,10 @@ static int cmd_run(int argc, char **argv)
 		run_usage();
 		return 2;
 	}
-#ifndef CONFIG_COMPAT
-	if (flags & RUN_COMPAT) {
+	if (!CONFIG_COMPAT_ENABLED && (flags & RUN_COMPAT)) {
 		printk("run: -32: %s has no 32-bit compat path\n", CONFIG_PRESET);
 		return 2;
 	}
-#endif
 	const struct fs_file *prog;
 	int err = exec_lookup(argv[i], flags & RUN_COMPAT, &prog);
 	if (err) {

@@ -10,8 +10,10 @@ SYSCTL_INT_MINMAX(mmap_rnd_bits, "vm.mmap_rnd_bits", &mmap_rnd_bits, 0600,
 		  CONFIG_ARCH_MMAP_RND_BITS_MIN, CONFIG_ARCH_MMAP_RND_BITS_MAX,
 		  CONFIG_ARCH_MMAP_RND_BITS);
 
-#ifdef CONFIG_COMPAT
+/* Defined everywhere, for `if (CONFIG_COMPAT_ENABLED)` code to compile; the sysctl is registered
+ * only where 32-bit compat tasks exist, as Linux's is (a declaration cannot sit in an `if`). */
 int mmap_rnd_compat_bits = CONFIG_ARCH_MMAP_RND_COMPAT_BITS;
+#if CONFIG_COMPAT_ENABLED
 SYSCTL_INT_MINMAX(mmap_rnd_compat_bits, "vm.mmap_rnd_compat_bits", &mmap_rnd_compat_bits, 0600,
 		  CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MIN, CONFIG_ARCH_MMAP_RND_COMPAT_BITS_MAX,
 		  CONFIG_ARCH_MMAP_RND_COMPAT_BITS);
@@ -33,12 +35,8 @@ uint64_t mmap_rnd_offset(uint64_t random, unsigned bits, unsigned page_shift)
 
 unsigned mmap_rnd_bits_for(bool compat)
 {
-#ifdef CONFIG_COMPAT
-	if (compat)
+	if (CONFIG_COMPAT_ENABLED && compat)
 		return (unsigned)mmap_rnd_compat_bits;
-#else
-	(void)compat;
-#endif
 	return (unsigned)mmap_rnd_bits;
 }
 
@@ -51,16 +49,11 @@ uint64_t arch_mmap_rnd(bool compat)
 
 void task_geometry(bool compat, struct task_geometry *g)
 {
-#ifdef CONFIG_COMPAT
-	if (compat) {
+	if (CONFIG_COMPAT_ENABLED && compat) {
 		g->task_size = TASK_SIZE_COMPAT;
 		g->stack_top = STACK_TOP_COMPAT;
 		g->stack_rnd_mask = STACK_RND_MASK_COMPAT;
-	} else
-#else
-	(void)compat;
-#endif
-	{
+	} else {
 		g->task_size = TASK_SIZE;
 		g->stack_top = STACK_TOP;
 		g->stack_rnd_mask = STACK_RND_MASK;

@@ -7,22 +7,7 @@
 #include <user.h>
 #include <sysnr.h>
 
-#define SIGCHLD 17
 #define HEAP_BYTES (1024 * 1024)
-
-static long fork_(void)
-{
-#ifdef __NR_fork
-	return __syscall(__NR_fork, 0, 0, 0, 0, 0, 0);
-#else
-	return __syscall(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
-
-static long wait4_(long pid, int *status)
-{
-	return __syscall(__NR_wait4, pid, (long)status, 0, 0, 0, 0);
-}
 
 static int touch_heap(void)
 {
@@ -38,11 +23,11 @@ static int touch_heap(void)
 static int fork_exit_wait(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++) {
-		long pid = fork_();
+		long pid = fork();
 		if (pid == 0)
 			exit_group(0);
 		int status = -1;
-		if (pid < 0 || wait4_(pid, &status) != pid || status != 0) {
+		if (pid < 0 || wait4(pid, &status, 0, NULL) != pid || status != 0) {
 			printf("forkbench: fork %lu: pid %ld, status %#x\n", i, pid, status);
 			return 1;
 		}

@@ -16,21 +16,6 @@
 #include <sysnr.h>
 
 #define SECRET 0x5ec2e7u
-#define SIGCHLD 17
-
-static long fork_(void)
-{
-#ifdef __NR_fork
-	return __syscall(__NR_fork, 0, 0, 0, 0, 0, 0);
-#else
-	return __syscall(__NR_clone, SIGCHLD, 0, 0, 0, 0, 0);
-#endif
-}
-
-static long wait4_(long pid, int *status)
-{
-	return __syscall(__NR_wait4, pid, (long)status, 0, 0, 0, 0);
-}
 
 /* A child's life: the attacker's read at guess; faults unless the guess lands on a mapped page. */
 static __noreturn void child_follows(unsigned long guess)
@@ -56,15 +41,15 @@ int main(int argc, char **argv)
 	*secret = SECRET;
 	for (unsigned long i = 0; i < n; i++) {
 		unsigned long guess = top - (start + i) % n * step;
-		long pid = fork_();
+		long pid = fork();
 		if (pid < 0) {
-			printf("forkserver: fork: %ld\n", pid);
+			printf("forkserver: fork: errno %d\n", errno);
 			return 4;
 		}
 		if (pid == 0)
 			child_follows(guess);
 		int status = -1;
-		if (wait4_(pid, &status) != pid) {
+		if (wait4(pid, &status, 0, NULL) != pid) {
 			printf("forkserver: wait4 failed\n");
 			return 4;
 		}

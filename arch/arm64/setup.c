@@ -14,9 +14,8 @@ static struct boot_info boot_info;
 static const struct boot_dtb_request gic_request = { "intc", "compatible", a64_gic_probe };
 
 /* A region that does not fit the linear map: RAM outside it is ignored, RAM running past its
- * end is cut there. Out of line: no region needs it on QEMU's virt. */
-static __attribute__((noinline, cold)) void fit_region_to_linear_map(struct mem_region *r,
-								     phys_addr_t limit)
+ * end is cut there. */
+static void fit_region_to_linear_map(struct mem_region *r, phys_addr_t limit)
 {
 	if (r->base < PHYS_OFFSET || r->base >= limit) {
 		printk("arm64: ignoring RAM at %#llx outside the linear map\n",

@@ -64,8 +64,6 @@ static const char *describe(const struct user_signal *us, uint64_t *esr, char *n
 	return "illegal memory access";
 }
 
-#define PSR_MODE32 (1u << 4)
-
 /* __show_regs for a user-mode frame. An AArch32 task's lr and sp are its r14 and r13, and
  * only r0-r12 are listed. */
 static void show_regs(const struct user_signal *us)

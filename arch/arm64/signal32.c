@@ -35,7 +35,6 @@
 #define PSR_AA32_E (1u << 9)
 #define PSR_AA32_IT 0x0600fc00u
 #define PSR_AA32_FLAGS 0xff000000u /* PSR_f: N Z C V Q, IT[1:0], J */
-#define PSR_MODE32 (1u << 4)
 #define PSR_MODE_MASK 0xfu
 
 struct a32_sigcontext {

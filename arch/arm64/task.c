@@ -20,14 +20,6 @@ _Static_assert(__builtin_offsetof(struct arch_task, tpidr) == TASK_TPIDR, "asm/t
 _Static_assert(__builtin_offsetof(struct arch_task, tpidrro) == TASK_TPIDRRO, "asm/task.h");
 _Static_assert(__builtin_offsetof(struct arch_task, q) == TASK_Q, "asm/task.h");
 
-#define PSR_MODE32 (1u << 4)
-#define PSR_T (1u << 5)
-#define PSR_D (1u << 9)
-#define PSR_A (1u << 8)
-#define PSR_F (1u << 6)
-#define PSR_MODE_EL0T 0x0
-#define PSR_MODE_USR32 0x10
-
 void a64_switch_to(struct arch_task *prev, struct arch_task *next);
 void a64_task_state_save(struct arch_task *t);
 void a64_task_state_load(const struct arch_task *t);

@@ -19,14 +19,6 @@ enum { SLOT_SYNC, SLOT_IRQ, SLOT_FIQ, SLOT_SERROR };
 #define ISS_ABORT_WNR (1u << 6)
 #define ISS_ABORT_FNV (1u << 10)
 
-#define PSR_MODE32 (1u << 4) /* SPSR.M[4]: the interrupted context ran in AArch32 */
-#define PSR_T (1u << 5)
-#define PSR_D (1u << 9)
-#define PSR_A (1u << 8)
-#define PSR_F (1u << 6)
-#define PSR_MODE_EL0T 0x0
-#define PSR_MODE_USR32 0x10
-
 #define CPACR_FPEN_NO_TRAP (3u << 20)
 #define CNTKCTL_EL0VCTEN (1u << 1)
 

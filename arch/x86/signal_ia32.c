@@ -224,22 +224,27 @@ static union {
 static uint8_t fpstate_buf[FSAVE_HEADER + 512];
 
 static void fill_sigcontext(struct ia32_sigcontext *sc, const struct ia32_regs *r,
-			    uint32_t fpstate, uint64_t mask)
+			    uint32_t fpstate, const struct signal_delivery *d)
 {
+	const struct signal_info *fault = d->info.fault ? &d->info : NULL;
+
 	*sc = (struct ia32_sigcontext){
 		.gs = (uint16_t)r->gs, .fs = (uint16_t)r->fs, .es = (uint16_t)r->es,
 		.ds = (uint16_t)r->ds, .edi = r->edi, .esi = r->esi, .ebp = r->ebp,
 		.esp = r->esp, .ebx = r->ebx, .edx = r->edx, .ecx = r->ecx, .eax = r->eax,
-		.trapno = r->trapno, .err = r->err, .eip = r->eip, .cs = (uint16_t)r->cs,
-		.eflags = r->eflags, .esp_at_signal = r->esp, .ss = (uint16_t)r->ss,
-		.fpstate = fpstate, .oldmask = (uint32_t)mask, .cr2 = r->cr2,
+		.trapno = fault ? fault->trapno : 0, .err = fault ? (uint32_t)fault->syndrome : 0,
+		.eip = r->eip, .cs = (uint16_t)r->cs, .eflags = r->eflags, .esp_at_signal = r->esp,
+		.ss = (uint16_t)r->ss, .fpstate = fpstate, .oldmask = (uint32_t)d->oldmask,
+		.cr2 = fault ? (uint32_t)fault->addr : 0,
 	};
 }
 
-int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, uint64_t sigreturn,
-		     uint64_t rt_sigreturn, uint32_t cs, uint32_t ds)
+int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, const uint8_t *vdso,
+		     uint32_t cs, uint32_t ds)
 {
 	struct process *p = current_process();
+	uint64_t sigreturn = signal_vdso_symbol(&p->mm, vdso, "__kernel_sigreturn");
+	uint64_t rt_sigreturn = signal_vdso_symbol(&p->mm, vdso, "__kernel_rt_sigreturn");
 	bool rt = d->flags & SA_SIGINFO;
 	uint64_t sp = d->on_altstack ? d->ss_sp + d->ss_size : r->esp;
 	uint64_t fpstate = 0;
@@ -267,7 +272,7 @@ int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, uint6
 		f->puc = (uint32_t)(frame + __builtin_offsetof(struct ia32_rt_sigframe, uc));
 		signal_fill_siginfo(f->info, &d->info, false);
 		signal_fill_stack_t(f->uc.uc_stack, d, r->esp, false);
-		fill_sigcontext(&f->uc.uc_mcontext, r, (uint32_t)fpstate, d->oldmask);
+		fill_sigcontext(&f->uc.uc_mcontext, r, (uint32_t)fpstate, d);
 		f->uc.uc_sigmask[0] = (uint32_t)d->oldmask;
 		f->uc.uc_sigmask[1] = (uint32_t)(d->oldmask >> 32);
 		memcpy(f->retcode, rt_sigreturn_code, sizeof(f->retcode));
@@ -278,7 +283,7 @@ int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, uint6
 				      frame + __builtin_offsetof(struct ia32_sigframe, retcode));
 		f->pretcode = restorer;
 		f->sig = d->info.signo;
-		fill_sigcontext(&f->sc, r, (uint32_t)fpstate, d->oldmask);
+		fill_sigcontext(&f->sc, r, (uint32_t)fpstate, d);
 		f->extramask = (uint32_t)(d->oldmask >> 32);
 		memcpy(f->retcode, sigreturn_code, sizeof(f->retcode));
 	}

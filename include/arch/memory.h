@@ -9,13 +9,21 @@
  *   TASK_SIZE                    end of the native user address space (user half is below it)
  *   STACK_TOP                    top of the native user stack area
  *   STACK_RND_MASK               stack randomization range, in pages
- * and, with CONFIG_COMPAT (a 32-bit task on a 64-bit kernel):
+ * and, where CONFIG_COMPAT_ENABLED (a 32-bit task on a 64-bit kernel):
  *   TASK_SIZE_COMPAT, STACK_TOP_COMPAT, STACK_RND_MASK_COMPAT
+ * which are defined below on the other presets too, so that code under
+ * `if (CONFIG_COMPAT_ENABLED)` compiles everywhere (and the compiler drops it where it is 0).
  */
 #ifndef RNDBITS_ARCH_MEMORY_H
 #define RNDBITS_ARCH_MEMORY_H
 
 #include <lib/types.h>
 #include <asm/memory.h>
+
+#ifndef TASK_SIZE_COMPAT /* no compat tasks: the only 32-bit tasks are the native ones */
+#define TASK_SIZE_COMPAT TASK_SIZE
+#define STACK_TOP_COMPAT STACK_TOP
+#define STACK_RND_MASK_COMPAT STACK_RND_MASK
+#endif
 
 #endif

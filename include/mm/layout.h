@@ -6,7 +6,7 @@
 
 /* The sysctls, as Linux names them. */
 extern int mmap_rnd_bits;        /* vm.mmap_rnd_bits */
-extern int mmap_rnd_compat_bits; /* vm.mmap_rnd_compat_bits (CONFIG_COMPAT only) */
+extern int mmap_rnd_compat_bits; /* vm.mmap_rnd_compat_bits (a sysctl only with compat) */
 extern int randomize_va_space;   /* kernel.randomize_va_space: 0 off, 1 stack/mmap, 2 +brk */
 extern int legacy_va_layout;     /* vm.legacy_va_layout: 1 = bottom-up */
 

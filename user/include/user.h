@@ -36,6 +36,17 @@ const char *errno_name(int err);
 
 /* The raw system call (user/arch/<abi>/syscall.S): returns -errno on failure, never sets errno. */
 long __syscall(long nr, long a, long b, long c, long d, long e, long f);
+/* A raw result as the wrappers return it (musl's name): Linux's rule tells an error from a
+ * result by its range, -4095..-1, which becomes -1 with errno set. A page-aligned mmap result
+ * can never fall in that range, even at the very top of a 32-bit address space. */
+static inline long __syscall_ret(long ret)
+{
+	if ((unsigned long)ret >= -4095UL) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
 
 long write(int fd, const void *buf, size_t count);
 /* Ends the whole process (exit_group), as the C library's _exit does. */
@@ -53,6 +64,12 @@ int brk(void *addr);
 void *sbrk(long increment);
 int getpid(void);
 unsigned int getuid(void);
+/* The child's pid in the parent, 0 in the child (a copy of the parent's address space). */
+int fork(void);
+/* Wait for the child pid (-1: any child) to end; its status as the C library's wait4 gives it
+ * (exit code << 8, or the signal). rusage: NULL or a struct rusage. The pid, 0 with WNOHANG and
+ * the child still running, or -1 (ECHILD: no such child). */
+int wait4(int pid, int *status, int options, void *rusage);
 
 /* C's strtoul, on lib/parse.c (white space, sign, base 0/2..36, ERANGE). */
 unsigned long strtoul(const char *s, char **end, int base);

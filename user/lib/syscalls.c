@@ -5,25 +5,9 @@
 
 int errno;
 
-/* Linux's rule for telling an error from a result: -4095..-1. A page-aligned mmap result can
- * never fall in that range, even at the very top of a 32-bit address space. */
-static bool is_error(long ret)
-{
-	return (unsigned long)ret >= -4095UL;
-}
-
-static long set_errno(long ret)
-{
-	if (is_error(ret)) {
-		errno = (int)-ret;
-		return -1;
-	}
-	return ret;
-}
-
 long write(int fd, const void *buf, size_t count)
 {
-	return set_errno(__syscall(SYS_write, fd, (long)buf, (long)count, 0, 0, 0));
+	return __syscall_ret(__syscall(SYS_write, fd, (long)buf, (long)count, 0, 0, 0));
 }
 
 __noreturn void exit_group(int status)
@@ -60,16 +44,13 @@ void *mmap(void *addr, size_t length, int prot, int flags, int fd, long off)
 #else
 	ret = __syscall(SYS_mmap, (long)addr, (long)length, prot, flags, fd, off);
 #endif
-	if (is_error(ret)) {
-		errno = (int)-ret;
-		return MAP_FAILED;
-	}
-	return (void *)ret;
+	ret = __syscall_ret(ret);
+	return ret == -1 ? MAP_FAILED : (void *)ret;
 }
 
 int munmap(void *addr, size_t length)
 {
-	return (int)set_errno(__syscall(SYS_munmap, (long)addr, (long)length, 0, 0, 0, 0));
+	return (int)__syscall_ret(__syscall(SYS_munmap, (long)addr, (long)length, 0, 0, 0, 0));
 }
 
 unsigned long sys_brk(unsigned long addr)

@@ -51,23 +51,12 @@ static bool loadable_data_selector(uint32_t sel)
 
 int arch_setup_signal_frame(struct trap_frame *f, bool compat, const struct signal_delivery *d)
 {
-	struct process *p = current_process();
 	struct ia32_regs r;
 
 	(void)compat;
 	to_ia32(f, &r);
-	if (d->info.fault) {
-		r.trapno = d->info.trapno;
-		r.err = (uint32_t)d->info.syndrome;
-		r.cr2 = (uint32_t)d->info.addr;
-	}
-	int err = ia32_setup_frame(&r, d,
-				   signal_vdso_symbol(&p->mm, vdso_i386_start, "__kernel_sigreturn"),
-				   signal_vdso_symbol(&p->mm, vdso_i386_start,
-						      "__kernel_rt_sigreturn"),
-				   USER_CS, USER_DS);
-	if (err)
-		return err;
+	if (ia32_setup_frame(&r, d, vdso_i386_start, USER_CS, USER_DS))
+		return -EFAULT;
 	from_ia32(f, &r);
 	return 0;
 }

@@ -202,22 +202,11 @@ static void from_ia32(struct trap_frame *f, const struct ia32_regs *r)
 
 static int ia32_setup(struct trap_frame *f, const struct signal_delivery *d)
 {
-	struct process *p = current_process();
 	struct ia32_regs r;
 
 	to_ia32(f, &r);
-	if (d->info.fault) {
-		r.trapno = d->info.trapno;
-		r.err = (uint32_t)d->info.syndrome;
-		r.cr2 = (uint32_t)d->info.addr;
-	}
-	int err = ia32_setup_frame(&r, d,
-				   signal_vdso_symbol(&p->mm, vdso_ia32_start, "__kernel_sigreturn"),
-				   signal_vdso_symbol(&p->mm, vdso_ia32_start,
-						      "__kernel_rt_sigreturn"),
-				   USER32_CS, USER_DS);
-	if (err)
-		return err;
+	if (ia32_setup_frame(&r, d, vdso_ia32_start, USER32_CS, USER_DS))
+		return -EFAULT;
 	from_ia32(f, &r);
 	return 0;
 }

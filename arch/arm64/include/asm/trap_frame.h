@@ -21,6 +21,17 @@
 #ifndef __ASSEMBLER__
 #include <lib/types.h>
 
+/* The bits of pstate (SPSR_EL1) the kernel sets for a new task (task.c) or tests in a saved
+ * one: M[4:0] the mode (M[4] set: the context ran in AArch32), T AArch32's Thumb state, and
+ * the D, A and F exception masks (debug, SError, FIQ). */
+#define PSR_MODE_EL0T 0x0
+#define PSR_MODE_USR32 0x10
+#define PSR_MODE32 (1u << 4)
+#define PSR_T (1u << 5)
+#define PSR_F (1u << 6)
+#define PSR_A (1u << 8)
+#define PSR_D (1u << 9)
+
 struct trap_frame {
 	uint64_t x[31];
 	uint64_t sp;

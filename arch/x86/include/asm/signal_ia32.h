@@ -13,7 +13,6 @@ struct signal_return;
 struct ia32_regs {
 	uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp, eip, eflags;
 	uint32_t cs, ss, ds, es, fs, gs;
-	uint32_t trapno, err, cr2;
 };
 
 /* Linux's FIX_EFLAGS: the flags a sigreturn may change (AC OF DF TF SF ZF AF PF CF RF). */
@@ -22,11 +21,12 @@ struct ia32_regs {
 #define X86_EFLAGS_DF (1u << 10)
 #define X86_EFLAGS_RF (1u << 16)
 
-/* Write the frame (rt: SA_SIGINFO) below r->esp and point r at the handler. restorers: the
- * vDSO's __kernel_sigreturn and __kernel_rt_sigreturn (0: none mapped). cs, ds, ss: the user
- * selectors the handler starts with. 0 or -EFAULT. */
-int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, uint64_t sigreturn,
-		     uint64_t rt_sigreturn, uint32_t cs, uint32_t ds);
+/* Write the frame (rt: SA_SIGINFO) below r->esp, a fault's trapno, err and cr2 in its
+ * sigcontext, and point r at the handler. vdso: the image whose __kernel_sigreturn and
+ * __kernel_rt_sigreturn are the default restorers where the task has it mapped. cs, ds (and
+ * ss): the user selectors the handler starts with. 0 or -EFAULT. */
+int ia32_setup_frame(struct ia32_regs *r, const struct signal_delivery *d, const uint8_t *vdso,
+		     uint32_t cs, uint32_t ds);
 /* Read the frame back at r->esp (sigreturn: the restorer popped pretcode and sig; rt: only
  * pretcode) into r (eflags merged through X86_FIX_EFLAGS, selectors as saved, RPL 3) and the
  * FPU. 0 or -EFAULT. */
