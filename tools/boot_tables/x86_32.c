@@ -3,7 +3,9 @@
  *   The kernel's page directory (x86_kernel_pgdir), with what the link fixes: the image, page by
  *     page at PAGE_OFFSET + its load address (which is its place in the linear map): text
  *     r-x, rodata r--, data, the tables and BSS rw- up to the boot stack's guard page, left
- *     unmapped so that an overflow faults, the stack rw- up to the image's end; all global.
+ *     unmapped so that an overflow faults, the stack rw- up to the image's end; and the linear
+ *     map below the image, rw-: the first MiB, whose RAM (and ISA hole, as on Linux's i386)
+ *     every PC has, so that arch_mmu_init has only RAM above the image left to map; all global.
  *     (2-level paging has no NX: the walk shows every page x, and the boot's self-check says
  *     so.) Its page tables come from the pool, in order; arch_mmu_init adds RAM's linear map
  *     around the image at run time, into the same tables where RAM shares the image's 4 MiB.
@@ -29,6 +31,8 @@ const char *x86_32_boot_tables_build(const struct x86_32_boot_layout *l, uint8_t
 				     const char **what)
 {
 	const struct boot_mapping maps[] = {
+		{ PAGE_OFFSET, l->text_start, 0, KERNEL_RW, PT_MAP_BLOCKS,
+		  "the linear map below the image" },
 		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL,
 		  PT_MAP_BLOCKS, "text" },
 		{ l->rodata_start, l->data_start, __pa(l->rodata_start), PT_R | PT_GLOBAL,

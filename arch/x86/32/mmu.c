@@ -16,35 +16,25 @@
 
 static phys_addr_t kernel_root;
 
-static void map_linear_range(phys_addr_t start, phys_addr_t end)
-{
-	int err;
-
-	if (end <= start)
-		return;
-	err = pt_map(kernel_root, (uintptr_t)__va(start), start, (size_t)(end - start),
-		     PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
-	if (err)
-		panic("x86: mapping RAM at %#llx (%#llx bytes) failed: %d",
-		      (unsigned long long)start, (unsigned long long)(end - start), err);
-}
-
-/* RAM outside the image, at PAGE_OFFSET + pa. The image itself sits at the same place in the
- * linear map and keeps the permissions the build gave it. */
+/* RAM above the image in the linear map, at PAGE_OFFSET + pa: read/write data, global, in 4 MiB
+ * pages where aligned. Nothing below it is left to map: the build mapped the first MiB and the
+ * image (tools/boot_tables/x86_32.c). Page tables it needs beyond the image's come from the
+ * page allocator, which hands out the lowest free frame: one the boot mapping reaches. */
 static void map_linear_ram(const struct boot_info *bi)
 {
-	phys_addr_t image_start = __pa(__kernel_start), image_end = __pa(__kernel_end);
+	const phys_addr_t image_end = __pa(__kernel_end);
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = bi->ram[i].base;
-		phys_addr_t end = MIN(start + bi->ram[i].size, (phys_addr_t)X86_LINEAR_MAP_SIZE);
-
-		if (end <= image_start || start >= image_end) {
-			map_linear_range(start, end);
+		phys_addr_t lo = MAX(bi->ram[i].base, image_end);
+		phys_addr_t hi = MIN(bi->ram[i].base + bi->ram[i].size,
+				     (phys_addr_t)X86_LINEAR_MAP_SIZE);
+		if (lo >= hi)
 			continue;
-		}
-		map_linear_range(start, image_start);
-		map_linear_range(image_end, end);
+		int err = pt_map(kernel_root, (uintptr_t)__va(lo), lo, (size_t)(hi - lo),
+				 PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
+		if (err)
+			panic("x86: mapping RAM at %#llx (%#llx bytes) failed: %d",
+			      (unsigned long long)lo, (unsigned long long)(hi - lo), err);
 	}
 }
 
