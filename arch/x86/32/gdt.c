@@ -53,13 +53,16 @@ static uint64_t gdt[GDT_ENTRIES] __aligned(8) = {
 	[GDT_ENTRY_USER_DS] = SEG_FLAT(ACCESS_USER_DATA),
 };
 
+/* A TSS descriptor, as the SDM draws it: two 32-bit words, the base and limit split across
+ * both. */
 static uint64_t tss_descriptor(const struct x86_tss *tss)
 {
-	uint64_t base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+	uint32_t base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+	uint32_t low = base << 16 | (limit & 0xFFFF);
+	uint32_t high = (base & 0xFF000000) | (limit & 0xF0000) | ACCESS_TSS_AVAILABLE << 8 |
+			(base >> 16 & 0xFF);
 
-	return (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) |
-	       ((uint64_t)ACCESS_TSS_AVAILABLE << 40) | (((limit >> 16) & 0xF) << 48) |
-	       ((base >> 24) << 56);
+	return (uint64_t)high << 32 | low;
 }
 
 static void load_gdt(void)

@@ -18,23 +18,23 @@ static phys_addr_t kernel_root;
 
 /* RAM above the image in the linear map, at PAGE_OFFSET + pa: read/write data, global, in 4 MiB
  * pages where aligned. Nothing below it is left to map: the build mapped the first MiB and the
- * image (tools/boot_tables/x86_32.c). Page tables it needs beyond the image's come from the
+ * image (tools/boot_tables/x86_32.c). The multiboot parser kept RAM below X86_LINEAR_MAP_SIZE,
+ * so 32 bits hold every address here. Page tables it needs beyond the image's come from the
  * page allocator, which hands out the lowest free frame: one the boot mapping reaches. */
 static void map_linear_ram(const struct boot_info *bi)
 {
-	const phys_addr_t image_end = __pa(__kernel_end);
+	const uint32_t image_end = __pa(__kernel_end);
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t lo = MAX(bi->ram[i].base, image_end);
-		phys_addr_t hi = MIN(bi->ram[i].base + bi->ram[i].size,
-				     (phys_addr_t)X86_LINEAR_MAP_SIZE);
+		uint32_t lo = MAX((uint32_t)bi->ram[i].base, image_end);
+		uint32_t hi = (uint32_t)(bi->ram[i].base + bi->ram[i].size);
+
 		if (lo >= hi)
 			continue;
-		int err = pt_map(kernel_root, (uintptr_t)__va(lo), lo, (size_t)(hi - lo),
+		int err = pt_map(kernel_root, (uintptr_t)__va(lo), lo, hi - lo,
 				 PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
 		if (err)
-			panic("x86: mapping RAM at %#llx (%#llx bytes) failed: %d",
-			      (unsigned long long)lo, (unsigned long long)(hi - lo), err);
+			panic("x86: mapping RAM at %#x (%#x bytes) failed: %d", lo, hi - lo, err);
 	}
 }
 
