@@ -16,14 +16,32 @@
 
 static phys_addr_t kernel_root;
 
+#define PSE_PAGE_SIZE 0x400000u
+
+/* The end of the highest RAM region: the top of RAM. */
+static uint32_t ram_top(const struct boot_info *bi)
+{
+	uint32_t top = 0;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++)
+		top = MAX(top, (uint32_t)(bi->ram[i].base + bi->ram[i].size));
+	return top;
+}
+
 /* RAM above the image in the linear map, at PAGE_OFFSET + pa: read/write data, global, in 4 MiB
  * pages where aligned. Nothing below it is left to map: the build mapped the first MiB and the
  * image (tools/boot_tables/x86_32.c). The multiboot parser kept RAM below X86_LINEAR_MAP_SIZE,
- * so 32 bits hold every address here. Page tables it needs beyond the image's come from the
- * page allocator, which hands out the lowest free frame: one the boot mapping reaches. */
+ * so 32 bits hold every address here.
+ * The top of RAM is rounded up to a whole 4 MiB page (firmware keeps the last few hundred KiB
+ * for its ACPI tables, so RAM seldom ends on one): one PDE instead of a page table of up to
+ * 1023 PTEs, allocated and filled at boot. What it maps past RAM is nothing else: a PC has no
+ * device memory below the linear map's end but the ISA hole, in the first MiB, and the page
+ * allocator never hands out a frame that is not RAM. Page tables it still needs (an edge of RAM
+ * within a 4 MiB page below the top) come from the page allocator, which hands out the lowest
+ * free frame: one the boot mapping reaches. */
 static void map_linear_ram(const struct boot_info *bi)
 {
-	const uint32_t image_end = __pa(__kernel_end);
+	const uint32_t image_end = __pa(__kernel_end), top = ram_top(bi);
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		uint32_t lo = MAX((uint32_t)bi->ram[i].base, image_end);
@@ -31,6 +49,8 @@ static void map_linear_ram(const struct boot_info *bi)
 
 		if (lo >= hi)
 			continue;
+		if (hi == top && hi > ALIGN_UP(lo, PSE_PAGE_SIZE))
+			hi = MIN(ALIGN_UP(hi, PSE_PAGE_SIZE), (uint32_t)X86_LINEAR_MAP_SIZE);
 		int err = pt_map(kernel_root, (uintptr_t)__va(lo), lo, hi - lo,
 				 PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
 		if (err)
