@@ -25,4 +25,4 @@ target_link_options(rndbits.elf PRIVATE -T ${RNDBITS_ARM_LDS})
 # The kernel half's tables for the image and the devices are made at build time
 # (tools/boot_tables/arm.c), into boot/arm/head.S's .boot_tables section.
 include(${CMAKE_SOURCE_DIR}/tools/boot_tables/boot_tables.cmake)
-rndbits_boot_tables(arm ELFCLASS32 EM_ARM)
+rndbits_boot_tables(arm arm ELFCLASS32 EM_ARM)

@@ -30,4 +30,4 @@ set_target_properties(rndbits.elf PROPERTIES LINK_DEPENDS ${RNDBITS_ARM64_LDS})
 # The boot page tables are made at build time (tools/boot_tables): the image, the linear map
 # below it and the PL011, from the linked image's symbols (tools/boot_tables/arm64.c).
 include(${CMAKE_SOURCE_DIR}/tools/boot_tables/boot_tables.cmake)
-rndbits_boot_tables(arm64 ELFCLASS64 EM_AARCH64)
+rndbits_boot_tables(arm64 arm64 ELFCLASS64 EM_AARCH64)

@@ -17,36 +17,37 @@ uint64_t x86_multiboot_ram_beyond_limit;
  * (COMMAND_LINE_SIZE is at most 4 KiB on any arch). */
 #define STRING_MAX 0x10000u
 
-/* Multiboot v1 structures live below 4 GiB: their addresses are 32-bit fields. */
-#define MULTIBOOT_ADDRESS_END (1ull << 32)
-
-/* Is [pa, pa + len) inside what the parser may read: the boot mapping (below limit) and the
- * first 4 GiB? In 64-bit arithmetic, so that no 32-bit field can wrap it, on i386 either. */
-static bool readable(uint64_t pa, uint64_t len, uint64_t limit)
+/* Multiboot v1 structures live below 4 GiB: their addresses and lengths are 32-bit fields, and
+ * so is what the parser checks them against: `end`, the end of what it may read (the boot
+ * mapping's, or the last byte below 4 GiB, whichever is lower). */
+static uint32_t readable_end(uint64_t limit)
 {
-	uint64_t end = MIN(limit, MULTIBOOT_ADDRESS_END);
+	return (uint32_t)MIN(limit, (uint64_t)UINT32_MAX);
+}
 
+/* Is [pa, pa + len) below end? Written so that no sum can wrap. */
+static bool readable(uint32_t pa, uint32_t len, uint32_t end)
+{
 	return pa <= end && len <= end - pa;
 }
 
-/* The length of the string at pa, or -1 if it does not end inside the boot mapping and within
- * STRING_MAX bytes. */
-static int64_t string_length(uint32_t pa, uint64_t limit)
+/* The length of the string at pa, or -1 if it does not end below end and within STRING_MAX
+ * bytes. */
+static int32_t string_length(uint32_t pa, uint32_t end)
 {
-	uint64_t end = MIN(limit, MULTIBOOT_ADDRESS_END);
-
 	if (pa >= end)
 		return -1;
-	size_t max = (size_t)MIN(end - pa, (uint64_t)STRING_MAX);
+	size_t max = MIN(end - pa, STRING_MAX);
 	size_t len = strnlen(__va(pa), max);
 
-	return len < max ? (int64_t)len : -1;
+	return len < max ? (int32_t)len : -1;
 }
 
-static void reserve_range(struct boot_info *bi, uint64_t base, uint64_t size)
+/* Whole pages around [base, base + size): the end in 64 bits, as a range may end at 4 GiB. */
+static void reserve_range(struct boot_info *bi, uint32_t base, uint32_t size)
 {
-	uint64_t start = ALIGN_DOWN(base, (uint64_t)PAGE_SIZE);
-	uint64_t end = ALIGN_UP(base + size, (uint64_t)PAGE_SIZE);
+	uint32_t start = ALIGN_DOWN(base, (uint32_t)PAGE_SIZE);
+	uint64_t end = ALIGN_UP((uint64_t)base + size, (uint64_t)PAGE_SIZE);
 
 	if (size)
 		boot_add_reserved(bi, start, end - start);
@@ -54,16 +55,16 @@ static void reserve_range(struct boot_info *bi, uint64_t base, uint64_t size)
 
 /* Reserve the string at pa, or say why not (what: which string, for the line). Returns whether
  * it may be read. */
-static bool reserve_string(struct boot_info *bi, uint32_t pa, uint64_t limit, const char *what)
+static bool reserve_string(struct boot_info *bi, uint32_t pa, uint32_t end, const char *what)
 {
-	int64_t len = string_length(pa, limit);
+	int32_t len = string_length(pa, end);
 
 	if (len < 0) {
-		printk("multiboot: ignoring the %s at %#x: no NUL below %#llx within %u bytes\n",
-		       what, pa, (unsigned long long)limit, STRING_MAX);
+		printk("multiboot: ignoring the %s at %#x: no NUL below %#x within %u bytes\n",
+		       what, pa, end, STRING_MAX);
 		return false;
 	}
-	reserve_range(bi, pa, (uint64_t)len + 1);
+	reserve_range(bi, pa, (uint32_t)len + 1);
 	return true;
 }
 
@@ -92,15 +93,17 @@ static void add_ram_range(struct boot_info *bi, uint64_t base, uint64_t len, uin
 
 /* The memory map: entries of `size` bytes after their size field, each at least the fields
  * this parser reads. An entry too short is skipped; one that runs past the map's end ends the
- * walk. Offsets are 64-bit, so no size can wrap them (on i386, a pointer would). */
-static void parse_mmap(struct boot_info *bi, const struct multiboot_info *mbi, uint64_t limit)
+ * walk. The map is read below end (and only its first MMAP_MAX_LENGTH bytes), so offsets into
+ * it stay small; an entry's size is checked against what is left before it is added. */
+static void parse_mmap(struct boot_info *bi, const struct multiboot_info *mbi, uint32_t end,
+		       uint64_t limit)
 {
 	const uint32_t fields = sizeof(struct multiboot_mmap_entry) - sizeof(uint32_t);
-	uint64_t length = mbi->mmap_length, off = 0;
+	uint32_t length = mbi->mmap_length, off = 0;
 
-	if (!readable(mbi->mmap_addr, length, limit)) {
+	if (!readable(mbi->mmap_addr, length, end)) {
 		printk("multiboot: ignoring the memory map at %#x (%u bytes): it does not end below "
-		       "%#llx\n", mbi->mmap_addr, mbi->mmap_length, (unsigned long long)limit);
+		       "%#x\n", mbi->mmap_addr, mbi->mmap_length, end);
 		return;
 	}
 	if (length > MMAP_MAX_LENGTH) {
@@ -110,20 +113,18 @@ static void parse_mmap(struct boot_info *bi, const struct multiboot_info *mbi, u
 	}
 	while (length - off >= sizeof(struct multiboot_mmap_entry)) {
 		const struct multiboot_mmap_entry *e = __va(mbi->mmap_addr + off);
-		uint64_t next = off + sizeof(e->size) + e->size;
 
-		if (next > length) {
-			printk("multiboot: ignoring memory-map entry %llu and on: its size %u runs past "
-			       "the map's %llu bytes\n", (unsigned long long)off, e->size,
-			       (unsigned long long)length);
+		if (e->size > length - off - sizeof(e->size)) {
+			printk("multiboot: ignoring memory-map entry %u and on: its size %u runs past "
+			       "the map's %u bytes\n", off, e->size, length);
 			break;
 		}
 		if (e->size < fields)
-			printk("multiboot: ignoring memory-map entry %llu: size %u, less than %u\n",
-			       (unsigned long long)off, e->size, fields);
+			printk("multiboot: ignoring memory-map entry %u: size %u, less than %u\n",
+			       off, e->size, fields);
 		else if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
 			add_ram_range(bi, e->addr, e->len, limit);
-		off = next;
+		off += sizeof(e->size) + e->size;
 	}
 	reserve_range(bi, mbi->mmap_addr, mbi->mmap_length);
 }
@@ -151,7 +152,7 @@ static void record_initrd(struct boot_info *bi, const struct multiboot_mod *mod)
 /* The modules' array, each module's range and its string. A module ending before it starts is
  * refused (its range would wrap to almost 4 GiB). */
 static void reserve_modules(struct boot_info *bi, const struct multiboot_info *mbi,
-			    uint64_t limit)
+			    uint32_t end)
 {
 	const struct multiboot_mod *mods = __va(mbi->mods_addr);
 	uint32_t count = mbi->mods_count;
@@ -160,12 +161,12 @@ static void reserve_modules(struct boot_info *bi, const struct multiboot_info *m
 		printk("multiboot: %u modules: reading only the first %u\n", count, MODS_MAX);
 		count = MODS_MAX;
 	}
-	if (!readable(mbi->mods_addr, (uint64_t)count * sizeof(*mods), limit)) {
-		printk("multiboot: ignoring the module list at %#x: it does not end below %#llx\n",
-		       mbi->mods_addr, (unsigned long long)limit);
+	if (!readable(mbi->mods_addr, count * sizeof(*mods), end)) {
+		printk("multiboot: ignoring the module list at %#x: it does not end below %#x\n",
+		       mbi->mods_addr, end);
 		return;
 	}
-	reserve_range(bi, mbi->mods_addr, (uint64_t)count * sizeof(*mods));
+	reserve_range(bi, mbi->mods_addr, count * sizeof(*mods));
 	for (uint32_t i = 0; i < count; i++) {
 		if (mods[i].mod_end < mods[i].mod_start) {
 			printk("multiboot: ignoring module %u: it ends (%#x) before it starts (%#x)\n",
@@ -176,7 +177,7 @@ static void reserve_modules(struct boot_info *bi, const struct multiboot_info *m
 		if (i == 0)
 			record_initrd(bi, &mods[0]);
 		if (mods[i].string)
-			reserve_string(bi, mods[i].string, limit, "module string");
+			reserve_string(bi, mods[i].string, end, "module string");
 	}
 }
 
@@ -184,29 +185,30 @@ int x86_multiboot_parse(struct boot_info *bi, uint32_t magic, uint32_t info_pa,
 			uint64_t phys_limit)
 {
 	const struct multiboot_info *mbi = __va(info_pa);
+	const uint32_t end = readable_end(phys_limit);
 
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		return -1;
 	bi->firmware = "multiboot";
-	if (!readable(info_pa, sizeof(*mbi), phys_limit)) {
-		printk("multiboot: ignoring the information at %#x: it does not end below %#llx\n",
-		       info_pa, (unsigned long long)phys_limit);
+	if (!readable(info_pa, sizeof(*mbi), end)) {
+		printk("multiboot: ignoring the information at %#x: it does not end below %#x\n",
+		       info_pa, end);
 		return 0;
 	}
 	reserve_range(bi, info_pa, sizeof(*mbi));
 
 	if (mbi->flags & MULTIBOOT_INFO_MEM_MAP)
-		parse_mmap(bi, mbi, phys_limit);
+		parse_mmap(bi, mbi, end, phys_limit);
 	else if (mbi->flags & MULTIBOOT_INFO_MEMORY)
 		parse_mem_fields(bi, mbi, phys_limit);
 
 	/* QEMU prefixes -append with the image path. */
 	if ((mbi->flags & MULTIBOOT_INFO_CMDLINE) &&
-	    reserve_string(bi, mbi->cmdline, phys_limit, "command line"))
+	    reserve_string(bi, mbi->cmdline, end, "command line"))
 		boot_set_cmdline(bi, __va(mbi->cmdline), true);
 	if (mbi->flags & MULTIBOOT_INFO_LOADER_NAME)
-		reserve_string(bi, mbi->boot_loader_name, phys_limit, "loader name");
+		reserve_string(bi, mbi->boot_loader_name, end, "loader name");
 	if (mbi->flags & MULTIBOOT_INFO_MODS)
-		reserve_modules(bi, mbi, phys_limit);
+		reserve_modules(bi, mbi, end);
 	return 0;
 }

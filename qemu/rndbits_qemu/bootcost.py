@@ -6,7 +6,13 @@ instruction for every block it translates; exec (with chaining off, so that no e
 skipped) writes a "Trace" line naming the block's guest address every time a block runs. A
 block's executed instructions are its runs times its length. Both are exact counts, whatever the
 host's load, unlike wall-clock time (under TCG a block costs microseconds to translate, an
-executed instruction nanoseconds)."""
+executed instruction nanoseconds).
+
+"Before the first prompt" is cut in the log itself: QEMU's trace events for the UART's data
+register (-trace serial_write, pl011_write) land in the same log, between the blocks, so counting
+stops at the write of the prompt's last byte. What the guest does after it (the wait for a key,
+the idle loop, a timer tick) is not counted, however long QEMU runs before the harness kills it:
+the count does not depend on when the harness saw the prompt."""
 
 import bisect
 import collections
@@ -24,15 +30,19 @@ from . import transcript as T
 IN_HEADER = b"IN:"
 INSN_LINE = re.compile(rb"0x([0-9a-f]+):")
 EXEC_LINE = re.compile(rb"Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+# A byte written to the UART's data register (offset 0): the 16550's and the PL011's events.
+UART_LINE = re.compile(rb"(?:serial_write|pl011_write) .*addr 0x0+ val(?:ue)? 0x([0-9a-f]+)")
+UART_TRACE = ["-trace", "serial_write", "-trace", "pl011_write"]
 NM_FOR_BINARY = {"qemu-system-aarch64": "aarch64-linux-gnu-nm", "qemu-system-arm": "arm-none-eabi-nm",
                  "qemu-system-i386": "i686-linux-gnu-nm", "qemu-system-x86_64": "nm"}
 
 
 class BootCost:
-    """blocks: {guest address: instructions}; runs: {guest address: executions}."""
+    """blocks: {guest address: instructions}; runs: {guest address: executions}; prompted:
+    whether the log showed the prompt written (and was cut there)."""
 
-    def __init__(self, blocks, runs):
-        self.blocks, self.runs = blocks, runs
+    def __init__(self, blocks, runs, prompted=False):
+        self.blocks, self.runs, self.prompted = blocks, runs, prompted
 
     @property
     def translated_blocks(self):
@@ -47,9 +57,20 @@ class BootCost:
         return sum(n * self.blocks.get(pc, 0) for pc, n in self.runs.items())
 
 
-def parse_log(lines):
+def parse_log(lines, prompts=()):
+    """The blocks and runs in the log, up to the UART write that completes one of prompts at the
+    start of a line (all of it when none does)."""
     blocks, runs, block = {}, {}, None
+    wanted = [p.encode() for p in prompts]
+    written = b""  # the UART's current line
     for line in lines:
+        m = UART_LINE.match(line)
+        if m:
+            byte = bytes([int(m.group(1), 16) & 0xff])
+            written = b"" if byte == b"\n" else written + byte
+            if written in wanted:
+                return BootCost(blocks, runs, True)
+            continue
         if line.startswith(IN_HEADER):
             block = "new"
             continue
@@ -72,16 +93,20 @@ def measure(argv, timeout=60.0):
     fd, log = tempfile.mkstemp(prefix="rndbits-bootcost-", suffix=".log")
     os.close(fd)
     start = time.monotonic()
-    c = S.Console(list(argv) + ["-d", "in_asm,exec,nochain", "-D", log], bound=int(timeout) + 5)
+    c = S.Console(list(argv) + ["-d", "in_asm,exec,nochain", "-D", log] + UART_TRACE,
+                  bound=int(timeout) + 5)
     try:
         c.read_until(S.prompt_end(T.PROMPTS), start + timeout)
     finally:
         c.kill()
     try:
         with open(log, "rb") as f:
-            return parse_log(f)
+            cost = parse_log(f, T.PROMPTS)
     finally:
         os.unlink(log)
+    if not cost.prompted:  # QEMU lost the log's end: a count without its cut would be wrong
+        raise S.EarlyExit("QEMU's log ends before the prompt's last byte reached the UART")
+    return cost
 
 
 class Symbols:

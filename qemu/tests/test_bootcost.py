@@ -68,6 +68,46 @@ class ParseLog(unittest.TestCase):
         # (name, executed insns, runs, blocks, translated insns), most runs first.
         self.assertEqual(rows, [("loop", 8, 4, 2, 4), ("start", 4, 1, 2, 5)])
 
+    def test_no_prompt_written_counts_the_whole_log(self):
+        self.assertFalse(self.cost.prompted)
+
+
+# A prompt written to the 16550 (QEMU's -trace serial_write, interleaved with the blocks): what
+# runs after its last byte (here the wait for a key) is not counted, however long QEMU ran on.
+PROMPT_LOG = (b"""----------------
+IN:
+0x00100000:  ee                       outb     %al, %dx
+0x00100001:  eb fd                    jmp      0x100000
+
+Trace 0: 0x7f00 [00000000/00100000/000000b0/ff000200]
+serial_write write addr 0x00 val 0x0a
+""" + b"".join(b"Trace 0: 0x7f00 [00000000/00100000/000000b0/ff000200]\n"
+               b"serial_write write addr 0x00 val 0x%02x\n" % c for c in b"rndbits# ") + b"""----------------
+IN:
+0x00100003:  f4                       hlt
+
+Trace 0: 0x7f40 [00000000/00100003/000000b0/ff000200]
+""").splitlines(keepends=True)
+
+
+class CutAtThePrompt(unittest.TestCase):
+    def test_counting_stops_at_the_prompts_last_byte(self):
+        cost = bootcost.parse_log(PROMPT_LOG, ("rndbits# ", "rndbits$ "))
+        self.assertTrue(cost.prompted)
+        self.assertEqual(cost.blocks, {0x100000: 2})
+        self.assertEqual(cost.runs, {0x100000: 10})
+
+    def test_a_prompt_not_at_the_start_of_a_line_does_not_cut(self):
+        log = [ln for ln in PROMPT_LOG if b"val 0x0a" not in ln]
+        cost = bootcost.parse_log([b"serial_write write addr 0x00 val 0x3e\n"] + log,
+                                  ("rndbits# ",))
+        self.assertFalse(cost.prompted)
+        self.assertEqual(cost.blocks, {0x100000: 2, 0x100003: 1})
+
+    def test_pl011_data_writes_count_too(self):
+        log = [b"pl011_write addr 0x000 value 0x%08x\n" % c for c in b"rndbits$ "]
+        self.assertTrue(bootcost.parse_log(log, ("rndbits$ ",)).prompted)
+
 
 def elf64_with_one_load(vaddr, paddr, memsz):
     ehdr = bytearray(64)

@@ -1,6 +1,7 @@
 /* arm's part of tools/boot_tables (see boot_tables.h): the translation tables in the image's
  * .boot_tables section, made by the kernel's own mapper. First the kernel half's
  * (asm/kernel_tables.h), with what the link fixes:
+ *   the linear map below the image, rw-, in sections: RAM's first MiBs, up to the load address;
  *   the image, page by page at its load address: text r-x, rodata r--, data, BSS and the boot
  *     tables rw- up to the kernel stack's guard page, left unmapped (the boot L1 table's top
  *     page, which nothing uses once arch_mmu_init has switched to these tables), the stacks
@@ -8,8 +9,8 @@
  *   the device pages at their fixed addresses (asm/memory.h), Device, rw-: the PL011 and the
  *     GIC's distributor and CPU interface.
  * All global (the kernel half is every address space's). L2 tables come from the pool in
- * kernel_tables.h, in order; l2_used says how many these took, and arch_mmu_init takes the
- * next ones for RAM's partial MiBs (a MiB of RAM after the image shares the image's table).
+ * kernel_tables.h, in order; arch_mmu_init's pt_map adds RAM's linear map into them where RAM
+ * shares a MiB with the image.
  * Then head.S's boot L1 table (boot_pgd), in sections, global, until arch_mmu_init switches:
  *   the linear map of all lowmem rwx, as generic code touches RAM through __va before
  *     arch_mmu_init has learnt from the DTB where RAM is;
@@ -40,6 +41,8 @@ const char *arm_boot_tables_build(const struct arm_boot_layout *l, uint8_t *byte
 {
 	const uint64_t guard = l->svc_stack - PAGE_SIZE;
 	const struct boot_mapping maps[] = {
+		{ PAGE_OFFSET, l->text_start, ARM_PHYS_OFFSET, KERNEL_RW, BLOCKS,
+		  "the linear map below the image" },
 		{ l->text_start, l->text_end, __pa(l->text_start), PT_R | PT_X | PT_GLOBAL, BLOCKS,
 		  "text" },
 		{ l->rodata_start, l->rodata_end, __pa(l->rodata_start), PT_R | PT_GLOBAL, BLOCKS,
@@ -85,8 +88,7 @@ const char *arm_boot_tables_build(const struct arm_boot_layout *l, uint8_t *byte
 					  ARRAY_SIZE(maps), POOL_DRY, what);
 	if (why)
 		return why;
-	struct arm_kernel_tables *t = boot_ram_va(tables);
-	t->l2_used = boot_ram_pool_used();
+	const unsigned kernel_l2_tables = boot_ram_pool_used();
 
 	why = boot_tables_map(__pa(l->boot_pgd), boot_maps,
 			      ARRAY_SIZE(boot_maps) - identity_in_linear, POOL_DRY, what);
@@ -94,7 +96,7 @@ const char *arm_boot_tables_build(const struct arm_boot_layout *l, uint8_t *byte
 		return why;
 	/* Sections only: an L2 table here would be one of the kernel's. */
 	*what = "boot_pgd";
-	if (boot_ram_pool_used() != t->l2_used)
+	if (boot_ram_pool_used() != kernel_l2_tables)
 		return "the boot mappings are not whole MiBs";
 	*what = NULL;
 	return NULL;

@@ -8,9 +8,14 @@
 # pgtable.c the section as their RAM (the host tests' stand-in asm/memory.h); main.c the
 # host's <elf.h>, which include/kernel/elf.h would hide.
 #
-# rndbits_boot_tables(ISA ELF_CLASS ELF_MACHINE): ELF_CLASS and ELF_MACHINE name the <elf.h>
-# constants the linked image must carry (ELFCLASS32 EM_ARM, ELFCLASS64 EM_AARCH64).
-function(rndbits_boot_tables isa elf_class elf_machine)
+# rndbits_boot_tables(PART ISA_DIR ELF_CLASS ELF_MACHINE): PART names the ISA's part
+# (tools/boot_tables/PART.c: arm, arm64, x86_32), ISA_DIR the directory under arch/ that holds
+# its pte.c (arm, arm64, x86/32; the headers are those of arch/<ISA>/include); ELF_CLASS and
+# ELF_MACHINE the <elf.h> constants the linked image must carry (ELFCLASS32 EM_ARM, ELFCLASS64
+# EM_AARCH64, ELFCLASS32 EM_386).
+function(rndbits_boot_tables part isa_dir elf_class elf_machine)
+  string(REGEX REPLACE "/.*" "" isa ${isa_dir})
+  set(pte ${CMAKE_SOURCE_DIR}/arch/${isa_dir}/pte.c)
   find_program(RNDBITS_HOST_CC NAMES cc gcc REQUIRED)
   set(src ${CMAKE_SOURCE_DIR}/tools/boot_tables)
   set(dir ${CMAKE_BINARY_DIR}/boot_tables)
@@ -25,16 +30,16 @@ function(rndbits_boot_tables isa elf_class elf_machine)
   add_custom_command(OUTPUT ${tool}
     COMMAND ${RNDBITS_HOST_CC} ${flags}
             -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/arch/${isa}/include
-            -c ${src}/${isa}.c ${src}/map.c ${CMAKE_SOURCE_DIR}/arch/${isa}/pte.c
+            -c ${src}/${part}.c ${src}/map.c ${pte}
     COMMAND ${RNDBITS_HOST_CC} ${flags}
             -I${CMAKE_SOURCE_DIR}/tests/host/fake -I${CMAKE_SOURCE_DIR}/include
             -c ${src}/ram.c ${CMAKE_SOURCE_DIR}/mm/pgtable.c ${CMAKE_SOURCE_DIR}/kernel/printk.c
     COMMAND ${RNDBITS_HOST_CC} ${flags} -idirafter ${CMAKE_SOURCE_DIR}/include
             -DBOOT_TABLES_ELF_CLASS=${elf_class} -DBOOT_TABLES_ELF_MACHINE=${elf_machine}
             -c ${src}/main.c
-    COMMAND ${RNDBITS_HOST_CC} ${isa}.o map.o pte.o ram.o pgtable.o printk.o main.o -o ${tool}
-    DEPENDS ${src}/${isa}.c ${src}/map.c ${src}/ram.c ${src}/main.c
-            ${CMAKE_SOURCE_DIR}/arch/${isa}/pte.c ${CMAKE_SOURCE_DIR}/mm/pgtable.c
+    COMMAND ${RNDBITS_HOST_CC} ${part}.o map.o pte.o ram.o pgtable.o printk.o main.o -o ${tool}
+    DEPENDS ${src}/${part}.c ${src}/map.c ${src}/ram.c ${src}/main.c
+            ${pte} ${CMAKE_SOURCE_DIR}/mm/pgtable.c
             ${CMAKE_SOURCE_DIR}/kernel/printk.c
             ${headers} ${RNDBITS_GEN}/config.h
     WORKING_DIRECTORY ${dir}

@@ -4,16 +4,38 @@
 #include <arch/memory.h>
 #include <asm/processor.h>
 #include <asm/segment.h>
+#include <asm/boot_tables_32.h>
 #include <asm/x86_32.h>
-#include <lib/string.h>
 
 _Static_assert(sizeof(struct x86_tss) == 104, "i386 TSS layout");
 
-struct x86_tss x86_tss __aligned(128);
-struct x86_tss x86_doublefault_tss __aligned(128);
-
 #define DOUBLEFAULT_STACK_SIZE 8192
 static uint8_t doublefault_stack[DOUBLEFAULT_STACK_SIZE] __aligned(16);
+
+/* Both TSSes hold only what the link fixes, so they are data, not code to run at boot. The one in
+ * TR: ring 0's stack for traps from ring 3 (esp0, the boot stack until a task runs), and no I/O
+ * bitmap, so ring 3 gets no ports. */
+struct x86_tss x86_tss __aligned(128) = {
+	.ss0 = KERNEL_DS,
+	.esp0 = (uintptr_t)boot_stack_top,
+	.iomap_base = sizeof(struct x86_tss),
+};
+
+/* The double-fault task's: its own stack, interrupts off (bit 1 of EFLAGS is always one), the
+ * kernel's segments, and the boot page directory until arch_mmu_init names the kernel's. */
+struct x86_tss x86_doublefault_tss __aligned(128) = {
+	.cr3 = (uintptr_t)boot_pgdir - PAGE_OFFSET,
+	.eip = (uintptr_t)x86_doublefault_task,
+	.esp = (uintptr_t)doublefault_stack + DOUBLEFAULT_STACK_SIZE,
+	.eflags = 0x2,
+	.cs = KERNEL_CS,
+	.ds = KERNEL_DS,
+	.es = KERNEL_DS,
+	.fs = KERNEL_DS,
+	.gs = KERNEL_DS,
+	.ss = KERNEL_DS,
+	.iomap_base = sizeof(struct x86_tss),
+};
 
 /* Flat 4 GiB segments: G=1, D=1, limit 0xFFFFF; access bytes with the accessed bit preset so
  * the CPU never writes the descriptor. */
@@ -31,27 +53,16 @@ static uint64_t gdt[GDT_ENTRIES] __aligned(8) = {
 	[GDT_ENTRY_USER_DS] = SEG_FLAT(ACCESS_USER_DATA),
 };
 
+/* A TSS descriptor, as the SDM draws it: two 32-bit words, the base and limit split across
+ * both. */
 static uint64_t tss_descriptor(const struct x86_tss *tss)
 {
-	uint64_t base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+	uint32_t base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+	uint32_t low = base << 16 | (limit & 0xFFFF);
+	uint32_t high = (base & 0xFF000000) | (limit & 0xF0000) | ACCESS_TSS_AVAILABLE << 8 |
+			(base >> 16 & 0xFF);
 
-	return (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) |
-	       ((uint64_t)ACCESS_TSS_AVAILABLE << 40) | (((limit >> 16) & 0xF) << 48) |
-	       ((base >> 24) << 56);
-}
-
-static void init_doublefault_tss(void)
-{
-	struct x86_tss *t = &x86_doublefault_tss;
-
-	memset(t, 0, sizeof(*t));
-	t->cr3 = (uint32_t)read_cr3();
-	t->eip = (uintptr_t)x86_doublefault_task;
-	t->esp = (uintptr_t)doublefault_stack + DOUBLEFAULT_STACK_SIZE;
-	t->eflags = 0x2; /* interrupts off; bit 1 is always one */
-	t->cs = KERNEL_CS;
-	t->ds = t->es = t->fs = t->gs = t->ss = KERNEL_DS;
-	t->iomap_base = sizeof(*t);
+	return (uint64_t)high << 32 | low;
 }
 
 static void load_gdt(void)
@@ -78,11 +89,6 @@ static void load_gdt(void)
 
 void x86_gdt_init(void)
 {
-	memset(&x86_tss, 0, sizeof(x86_tss));
-	x86_tss.ss0 = KERNEL_DS;
-	x86_tss.esp0 = (uintptr_t)boot_stack_top;
-	x86_tss.iomap_base = sizeof(x86_tss); /* no I/O bitmap: ring 3 gets no ports */
-	init_doublefault_tss();
 	gdt[GDT_ENTRY_TSS] = tss_descriptor(&x86_tss);
 	gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = tss_descriptor(&x86_doublefault_tss);
 	load_gdt();

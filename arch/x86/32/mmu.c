@@ -1,11 +1,14 @@
-/* i386 kernel page tables: the image with per-section permissions, the rest of RAM in the linear
- * map (4 MiB pages where aligned), all global; then CR3, CR4.PGE and CR0.WP. */
+/* i386 kernel page tables. The kernel's page directory comes with the image, made at build time
+ * with the image's per-section permissions (asm/boot_tables_32.h, tools/boot_tables/x86_32.c);
+ * arch_mmu_init adds the rest of RAM's linear map (4 MiB pages where aligned, all global) with
+ * the same pt_map, then sets CR3, CR4.PGE and CR0.WP. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <kernel/boot.h>
 #include <kernel/kernel.h>
 #include <mm/pgtable.h>
 #include <kernel/sections.h>
+#include <asm/boot_tables_32.h>
 #include <asm/multiboot.h>
 #include <asm/processor.h>
 #include <asm/x86_32.h>
@@ -13,58 +16,45 @@
 
 static phys_addr_t kernel_root;
 
-static void map_or_panic(uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
-			 const char *what)
-{
-	int err;
+#define PSE_PAGE_SIZE 0x400000u
 
-	if (!size)
-		return;
-	err = pt_map(kernel_root, va, pa, size, prot, PT_MAP_BLOCKS);
-	if (err)
-		panic("x86: mapping %s at %#lx (%#zx bytes) failed: %d", what, (unsigned long)va,
-		      size, err);
+/* The end of the highest RAM region: the top of RAM. */
+static uint32_t ram_top(const struct boot_info *bi)
+{
+	uint32_t top = 0;
+
+	for (unsigned i = 0; i < bi->nr_ram; i++)
+		top = MAX(top, (uint32_t)(bi->ram[i].base + bi->ram[i].size));
+	return top;
 }
 
-static void map_image_range(const char *start, const char *end, unsigned prot, const char *what)
-{
-	map_or_panic((uintptr_t)start, __pa(start), (size_t)(end - start), prot, what);
-}
-
-/* W^X as far as 2-level paging allows: text is read-only, rodata and data are not executable
- * only in intent (there is no NX bit; the walk text says so). The page below the boot stack
- * stays unmapped so that a stack overflow faults (and reaches the double-fault task). */
-static void map_kernel_image(void)
-{
-	map_image_range(__text_start, __text_end, PT_R | PT_X | PT_GLOBAL, "kernel text");
-	map_image_range(__rodata_start, __data_start, PT_R | PT_GLOBAL, "kernel rodata");
-	map_image_range(__data_start, boot_stack_guard, PT_R | PT_W | PT_GLOBAL, "kernel data and bss");
-	map_image_range(boot_stack, __kernel_end, PT_R | PT_W | PT_GLOBAL, "kernel stack");
-}
-
-static void map_linear_range(phys_addr_t start, phys_addr_t end)
-{
-	if (end > start)
-		map_or_panic((uintptr_t)__va(start), start, (size_t)(end - start),
-			     PT_R | PT_W | PT_GLOBAL, "linear map");
-}
-
-/* RAM outside the image, at PAGE_OFFSET + pa. The image itself sits at the same place in the
- * linear map and keeps the permissions map_kernel_image gave it. */
+/* RAM above the image in the linear map, at PAGE_OFFSET + pa: read/write data, global, in 4 MiB
+ * pages where aligned. Nothing below it is left to map: the build mapped the first MiB and the
+ * image (tools/boot_tables/x86_32.c). The multiboot parser kept RAM below X86_LINEAR_MAP_SIZE,
+ * so 32 bits hold every address here.
+ * The top of RAM is rounded up to a whole 4 MiB page (firmware keeps the last few hundred KiB
+ * for its ACPI tables, so RAM seldom ends on one): one PDE instead of a page table of up to
+ * 1023 PTEs, allocated and filled at boot. What it maps past RAM is nothing else: a PC has no
+ * device memory below the linear map's end but the ISA hole, in the first MiB, and the page
+ * allocator never hands out a frame that is not RAM. Page tables it still needs (an edge of RAM
+ * within a 4 MiB page below the top) come from the page allocator, which hands out the lowest
+ * free frame: one the boot mapping reaches. */
 static void map_linear_ram(const struct boot_info *bi)
 {
-	phys_addr_t image_start = __pa(__kernel_start), image_end = __pa(__kernel_end);
+	const uint32_t image_end = __pa(__kernel_end), top = ram_top(bi);
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
-		phys_addr_t start = bi->ram[i].base;
-		phys_addr_t end = MIN(start + bi->ram[i].size, (phys_addr_t)X86_LINEAR_MAP_SIZE);
+		uint32_t lo = MAX((uint32_t)bi->ram[i].base, image_end);
+		uint32_t hi = (uint32_t)(bi->ram[i].base + bi->ram[i].size);
 
-		if (end <= image_start || start >= image_end) {
-			map_linear_range(start, end);
+		if (lo >= hi)
 			continue;
-		}
-		map_linear_range(start, image_start);
-		map_linear_range(image_end, end);
+		if (hi == top && hi > ALIGN_UP(lo, PSE_PAGE_SIZE))
+			hi = MIN(ALIGN_UP(hi, PSE_PAGE_SIZE), (uint32_t)X86_LINEAR_MAP_SIZE);
+		int err = pt_map(kernel_root, (uintptr_t)__va(lo), lo, hi - lo,
+				 PT_R | PT_W | PT_GLOBAL, PT_MAP_BLOCKS);
+		if (err)
+			panic("x86: mapping RAM at %#x (%#x bytes) failed: %d", lo, hi - lo, err);
 	}
 }
 
@@ -90,10 +80,7 @@ static bool cpu_has_smep(void)
 
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
-	kernel_root = pt_alloc_table(0);
-	if (!kernel_root)
-		panic("x86: no memory for the kernel page directory");
-	map_kernel_image();
+	kernel_root = __pa(x86_kernel_pgdir);
 	map_linear_ram(bi);
 	if (x86_multiboot_ram_beyond_limit)
 		printk("mmu: %llu MiB of RAM above the %u MiB linear map left unused (no HIGHMEM)\n",

@@ -31,3 +31,8 @@ add_custom_target(rndbits_x86_32_lds DEPENDS ${RNDBITS_X86_32_LDS})
 add_dependencies(rndbits.elf rndbits_x86_32_lds)
 set_property(TARGET rndbits.elf APPEND PROPERTY LINK_DEPENDS ${RNDBITS_X86_32_LDS})
 target_link_options(rndbits.elf PRIVATE -T ${RNDBITS_X86_32_LDS} -Wl,-melf_i386)
+
+# The page tables made at build time (tools/boot_tables/x86_32.c): the boot page directory and
+# the kernel's with the image, into boot/x86/32/head.S's .boot_tables section.
+include(${CMAKE_SOURCE_DIR}/tools/boot_tables/boot_tables.cmake)
+rndbits_boot_tables(x86_32 x86/32 ELFCLASS32 EM_386)

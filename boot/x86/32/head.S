@@ -1,6 +1,7 @@
 /* i386 entry from a multiboot v1 loader: 32-bit protected mode, paging off, flat segments,
  * EAX = 0x2BADB002, EBX = physical address of the multiboot information. We are loaded at 1 MiB
  * but linked at 0xC0100000, so until paging is on every symbol is used through V2P(). */
+#include <asm/boot_tables_32.h>
 #include <asm/memory.h>
 #include <asm/multiboot.h>
 #include <asm/processor.h>
@@ -9,13 +10,6 @@
 
 #define V2P(x) ((x) - PAGE_OFFSET)
 #define MB_FLAGS (MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
-
-#define PDE_P 0x001
-#define PDE_RW 0x002
-#define PDE_PS 0x080
-#define PDE_4M_SHIFT 22
-#define BOOT_PDES (X86_LINEAR_MAP_SIZE >> PDE_4M_SHIFT)
-#define KERNEL_PDE_FIRST (PAGE_OFFSET >> PDE_4M_SHIFT)
 
 #define BOOT_STACK_SIZE 16384
 
@@ -39,9 +33,10 @@ _start:
 	movl %eax, %esi			/* multiboot magic, for arch_start; EBX keeps the info */
 	x86_ram_probe (__kernel_end - PAGE_OFFSET), PAGE_OFFSET	/* clobbers nothing if it returns */
 
-	/* 4 MiB pages for the boot mapping: identity for the next few instructions, and the
-	 * whole linear map at PAGE_OFFSET (it holds the kernel image, the multiboot data and
-	 * every frame the page allocator hands out before arch_mmu_init). */
+	/* The boot page directory, made at build time (asm/boot_tables_32.h): 4 MiB pages, the
+	 * first 4 MiB at their own address for the next few instructions, and the whole linear
+	 * map at PAGE_OFFSET (it holds the kernel image, the multiboot data and every frame the
+	 * page allocator hands out before arch_mmu_init). */
 	movl %cr4, %eax
 	orl $X86_CR4_PSE, %eax
 	movl %eax, %cr4
@@ -104,21 +99,18 @@ boot_gdt_desc:
 	.word boot_gdt_end - boot_gdt - 1
 	.long boot_gdt
 
-	/* The boot page directory: one 4 MiB identity page for the jump (the image is at 1 MiB)
-	 * and BOOT_PDES 4 MiB pages at PAGE_OFFSET. arch_mmu_init replaces it; it stays
-	 * reserved as part of the image. */
-	.section .data..page_aligned, "aw"
+	/* The page tables made at build time (asm/boot_tables_32.h): tools/boot_tables writes
+	 * their contents into the linked image, so they take no work at boot. Page aligned, and
+	 * in the image's data, so that the kernel's tables map them rw- like the rest of it. */
+	.section .boot_tables, "aw", @progbits
 	.balign 4096
-	.globl boot_pgdir
+	.globl boot_pgdir, x86_kernel_pgdir, x86_boot_page_tables
 boot_pgdir:
-	.long PDE_PS | PDE_RW | PDE_P
-	.fill KERNEL_PDE_FIRST - 1, 4, 0
-	.set pa, 0
-	.rept BOOT_PDES
-	.long pa | PDE_PS | PDE_RW | PDE_P
-	.set pa, pa + (1 << PDE_4M_SHIFT)
-	.endr
-	.fill 1024 - KERNEL_PDE_FIRST - BOOT_PDES, 4, 0
+	.fill X86_PD_BYTES, 1, 0
+x86_kernel_pgdir:
+	.fill X86_PD_BYTES, 1, 0
+x86_boot_page_tables:
+	.fill X86_BOOT_PAGE_TABLES * 4096, 1, 0
 
 	.section .kstack, "aw", @nobits
 	.balign 4096

@@ -27,8 +27,8 @@ struct x86_tss {
  * the double-fault task's own. */
 extern struct x86_tss x86_tss, x86_doublefault_tss;
 
-/* head.S: the boot page directory, the boot (and only) kernel stack and its guard page. */
-extern uint32_t boot_pgdir[1024];
+/* head.S: the boot (and only) kernel stack and its guard page (the page tables in the image:
+ * asm/boot_tables_32.h). */
 extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
 /* gdt.c: GDT + TSS (esp0 for traps from ring 3) + the double-fault task. */
