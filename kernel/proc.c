@@ -293,7 +293,6 @@ void process_run(const struct fs_file *prog, int argc, char **argv, unsigned fla
 		foreground_pgid = 0;
 	res->status = p->status;
 	res->largest_gap = p->exit_largest_gap;
-	res->exec.table_frames = p->exit_table_frames;
 	proc_reap(p);
 }
 
@@ -312,10 +311,8 @@ __noreturn void process_exit(int wait_status)
 	if (p == init_proc)
 		panic("init (the shell) exiting");
 	fd_table_release(&p->files); /* exit closes every descriptor, also a kept process's */
-	if (p->record_exit) {
+	if (p->record_exit)
 		p->exit_largest_gap = largest_unmapped_area(&p->mm);
-		p->exit_table_frames = pt_table_frames(p->mm.root, p->mm.geo.task_size);
-	}
 	release_mm(p, p->keep);
 	p->wait_status = wait_status;
 	p->status = shell_status(wait_status);

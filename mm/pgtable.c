@@ -106,23 +106,6 @@ static unsigned next_nonzero(const void *table, unsigned i, unsigned n)
 	return i;
 }
 
-/* The level of the largest leaf that maps va to pa with `remaining` bytes to go: the last level
- * unless PT_MAP_BLOCKS allows a block and va, pa and the size line up with one. -EINVAL when not
- * even a page fits (va or pa unaligned). */
-static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned flags)
-{
-	unsigned first = (flags & PT_MAP_BLOCKS) ? 0 : last_level();
-
-	for (unsigned level = first; level <= last_level(); level++) {
-		uint64_t size = level_size(level);
-
-		if (IS_ALIGNED(va, size) && IS_ALIGNED(pa, size) && remaining >= size &&
-		    arch_pte_leaf_allowed(level))
-			return (int)level;
-	}
-	return -EINVAL;
-}
-
 /* --- The range visitor. ------------------------------------------------------------------- */
 
 struct visit {
@@ -318,49 +301,49 @@ struct map_ctx {
 	unsigned prot, flags;
 };
 
-/* The leaf level map wants at a slot starting at va inside the range (-EINVAL: none). */
-static int map_level(const struct map_ctx *m, uint64_t va)
+/* Whether map puts a leaf in the slot at `level` that starts at va: the slot lies in the range
+ * whole, and it is the last level, or PT_MAP_BLOCKS asks for blocks and the format has one
+ * there that pa lines up with. Going down from the root, the first level where this holds
+ * gets the largest leaf that fits. */
+static bool leaf_fits(const struct map_ctx *m, unsigned level, uint64_t va)
 {
-	return leaf_level(va, m->pa + (va - m->va), m->last - va + 1, m->flags);
+	uint64_t size = level_size(level);
+
+	if (va < m->va || m->last - va < size - 1)
+		return false;
+	if (level == last_level())
+		return true;
+	return (m->flags & PT_MAP_BLOCKS) && IS_ALIGNED(m->pa + (va - m->va), size) &&
+	       arch_pte_leaf_allowed(level);
 }
 
-/* An empty slot: the leaf, where the one map wants fits the slot whole; else a table to go on
- * down in (the slot starts before the range, or a smaller leaf is wanted). */
+/* An empty slot: the leaf, where one fits the slot; else a table to go on down in (the slot
+ * starts before the range, ends after it, or wants a smaller leaf). */
 static int map_fill(struct pt_hole *h, void *ctx)
 {
 	const struct map_ctx *m = ctx;
 
-	if (h->va < m->va || h->hi - h->va + 1 < level_size(h->level))
-		return PT_FILL_TABLE;
-	/* Pages only (the range is page aligned: checked once in pt_map). */
-	int level = m->flags & PT_MAP_BLOCKS ? map_level(m, h->va) : (int)last_level();
-	if (level < 0)
-		return level;
-	if ((unsigned)level > h->level)
+	if (!leaf_fits(m, h->level, h->va))
 		return PT_FILL_TABLE;
 	h->leaf = arch_pte_make_leaf(h->level, m->pa + (h->va - m->va), m->prot);
 	return PT_FILL_LEAF;
 }
 
-/* A table where map wants a block would drop the subtree: refused. */
+/* A table where map wants a block (in the slot above it) would drop the subtree: refused. */
 static int map_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx)
 {
-	const struct map_ctx *m = ctx;
 	(void)table;
-
-	if (va >= m->va && map_level(m, va) == (int)level - 1)
-		return -EEXIST;
-	return 0;
+	return leaf_fits(ctx, level - 1, va) ? -EEXIST : 0;
 }
 
-/* An existing leaf: replaced with PT_MAP_REPLACE when it is the leaf map wants there (and
- * flushed); else refused, never overwritten silently (a page under a block would need the
+/* An existing leaf: replaced with PT_MAP_REPLACE when map would put a leaf of its size there
+ * (and flushed); else refused, never overwritten silently (a page under a block would need the
  * block split). */
 static int map_leaf(const struct pt_leaf *l, void *ctx)
 {
 	const struct map_ctx *m = ctx;
 
-	if (!(m->flags & PT_MAP_REPLACE) || l->va < m->va || map_level(m, l->va) != (int)l->level)
+	if (!(m->flags & PT_MAP_REPLACE) || !leaf_fits(m, l->level, l->va))
 		return -EEXIST;
 	pt_leaf_store(l, arch_pte_make_leaf(l->level, m->pa + (l->va - m->va), m->prot));
 	pt_leaf_flush(l);
@@ -376,6 +359,7 @@ int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned
 					  .table = flags & PT_MAP_BLOCKS ? map_table : NULL,
 					  .flags = PT_VISIT_FREE_EMPTY };
 
+	/* Page aligned, so that a page fits wherever the range has one to go. */
 	if (!IS_ALIGNED((uint64_t)va | pa | size, PAGE_SIZE))
 		return -EINVAL;
 	if (!size)

@@ -80,14 +80,17 @@ static struct arm_rt_sigframe frame_buf;
 static void vfp_save(struct arm_vfp_sigframe *v)
 {
 	uint32_t fpscr, fpexc;
+	uint64_t *regs = v->fpregs;
 
+	/* The asm advances the address it is given: an in-out operand, or the compiler may use
+	 * the register afterwards as if it still held v->fpregs. */
 	__asm__ volatile(".fpu neon\n\t"
 			 "vstmia %2, {d0-d15}\n\t"
 			 "add %2, %2, #128\n\t"
 			 "vstmia %2, {d16-d31}\n\t"
 			 "vmrs %0, fpscr\n\t"
 			 "vmrs %1, fpexc"
-			 : "=&r"(fpscr), "=&r"(fpexc) : "r"(v->fpregs) : "memory");
+			 : "=&r"(fpscr), "=&r"(fpexc), "+r"(regs) : : "memory");
 	v->fpscr = fpscr;
 	v->fpexc = fpexc;
 }

@@ -69,7 +69,6 @@ struct exec_record {
 	uint64_t first_mmap;  /* where the program's first hint-less one-page mmap goes: the
 			       * kernel's own get_unmapped_area asked right after exec */
 	uint64_t vdso;        /* the [vdso] VMA */
-	unsigned long table_frames; /* page-table frames below the root when the process ended */
 };
 struct mm;
 void exec_record_take(struct mm *mm, struct exec_record *r);

@@ -38,7 +38,6 @@ struct process {
 	bool no_randomize;       /* RUN_NO_RANDOMIZE, inherited by fork and exec */
 	bool record_exit;        /* process_run's: the exit values below are wanted */
 	uint64_t exit_largest_gap;
-	unsigned long exit_table_frames;
 	unsigned uid;      /* who ran it: the shell's user at exec */
 	char name[PROC_NAME_MAX];
 	const struct fs_file *exe; /* the file it was exec'd from (/proc/PID/exe) */
