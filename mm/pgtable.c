@@ -2,9 +2,9 @@
  * splits into indices, and its encoders say what a descriptor means. Tables are reached through
  * the kernel's linear map (__va).
  *
- * One traversal, pt_visit, goes over a range: mapping (filling the empty slots, making the
- * tables on the way), and through its callers unmapping, mprotect, teardown, fork's copy, the
- * dump and the table count. pt_walk follows one address down, step by step, for `pt walk` and
+ * One traversal, pt_visit, goes over what a range holds: through its callers unmapping,
+ * mprotect, teardown, fork's copy, the dump and the table count. pt_map fills a range with
+ * its own loop (below). pt_walk follows one address down, step by step, for `pt walk` and
  * the faults that need to know where translation stopped. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
@@ -136,19 +136,6 @@ static bool holds_any(const void *t, unsigned level, unsigned from, unsigned to)
 	return false;
 }
 
-/* A new, zeroed table for the slot at `level`, linked in; 0 when no frame is left. */
-static phys_addr_t link_new_table(void *t, unsigned i, unsigned level)
-{
-	phys_addr_t next = pt_alloc_table(level + 1);
-
-	if (next) {
-		/* The new table's zeroes must reach the walker before the entry leading to it. */
-		arch_pt_sync();
-		arch_pt_store(t, i, arch_pte_make_table(level, next));
-	}
-	return next;
-}
-
 /* Unlink the (empty) table at level + 1 that slot i leads to, and free it. Where the tables
  * are live the flush drops any walk the TLB cached through it (a table freed with no leaf
  * removed under it has had no leaf flush to do that). */
@@ -166,28 +153,8 @@ static void free_linked_table(const struct visit *vs, void *t, unsigned i, unsig
 static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
 		       uint64_t lo, uint64_t hi, bool *empty);
 
-/* An empty slot of the range at `level` (an all-zero or invalid descriptor): filled as
- * ops->fill says. Returns 0 or -errno; *next is a new table to go on down in, or 0. */
-static int fill_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
-		     uint64_t lo, uint64_t hi, phys_addr_t *next)
-{
-	struct pt_hole h = { .va = va, .level = level, .lo = lo, .hi = hi };
-	int fill = vs->ops->fill(&h, vs->ctx);
-
-	if (fill < 0)
-		return fill;
-	if (fill == PT_FILL_LEAF)
-		arch_pt_store(t, i, h.leaf);
-	if (fill != PT_FILL_TABLE)
-		return 0;
-	if (level == last_level())
-		return -EINVAL; /* nothing is below the last level */
-	*next = link_new_table(t, i, level);
-	return *next ? 0 : -ENOMEM;
-}
-
-/* One slot of the range at `level` (size bytes from va; lo and hi the range's part in it): an
- * empty one filled (when ops->fill is given), a table descended into (freed afterwards if
+/* One slot of the range at `level` (size bytes from va; lo and hi the range's part in it): a
+ * table descended into (freed afterwards if
  * PT_VISIT_FREE_EMPTY and nothing is left in it), a leaf handed to ops->leaf. *kept says
  * whether the slot holds anything afterwards. */
 static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned i, uint64_t va,
@@ -199,9 +166,7 @@ static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned 
 	int err = 0;
 
 	decode_slot(level, pte, &info);
-	if (info.kind == PTE_INVALID && vs->ops->fill) {
-		err = fill_slot(vs, level, t, i, va, lo, hi, &next);
-	} else if (info.kind == PTE_TABLE && level < last_level()) {
+	if (info.kind == PTE_TABLE && level < last_level()) {
 		next = info.pa;
 		if (vs->ops->table)
 			err = vs->ops->table(level + 1, next, va, vs->ctx);
@@ -228,9 +193,8 @@ static int visit_slot(const struct visit *vs, unsigned level, void *t, unsigned 
 }
 
 /* Visit the slots of the table at `level` (which starts at base) that [lo, hi] covers: every
- * slot when empty ones are to be filled, else only the non-zero ones. With empty (the caller
- * frees an empty table: PT_VISIT_FREE_EMPTY), *empty says whether the table holds nothing
- * afterwards (also after an error: a map that ran out of frames leaves no empty table). */
+ * non-zero slot. With empty (the caller frees an empty table: PT_VISIT_FREE_EMPTY), *empty
+ * says whether the table holds nothing afterwards (also after an error). */
 static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table, uint64_t base,
 		       uint64_t lo, uint64_t hi, bool *empty)
 {
@@ -239,7 +203,7 @@ static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table
 	uint64_t size = level_size(level);
 	unsigned first = (unsigned)((lo - base) >> shift);
 	unsigned end = (unsigned)MIN((hi - base) >> shift, (uint64_t)n - 1) + 1;
-	bool every_slot = vs->ops->fill != NULL, kept = false;
+	bool kept = false;
 	unsigned i = first;
 	int err = 0;
 
@@ -255,7 +219,7 @@ static int visit_table(const struct visit *vs, unsigned level, phys_addr_t table
 			if (region_end && region_end - 1 < hi)
 				stop = (unsigned)((region_end - 1 - base) >> shift) + 1;
 		}
-		if (!every_slot && (i = next_nonzero(t, i, stop)) == stop) {
+		if ((i = next_nonzero(t, i, stop)) == stop) {
 			i = stop;
 			continue;
 		}
@@ -293,78 +257,176 @@ int pt_visit(phys_addr_t root, uint64_t lo, uint64_t hi, const struct pt_visit_o
 	return err;
 }
 
-/* --- Mapping: a visit that fills the range. ------------------------------------------------- */
+/* --- Mapping. ---------------------------------------------------------------------------------
+ * Map builds where the visitor finds: it goes down once per table the range needs, making the
+ * missing tables on the way, then stores that table's leaves in a row, so it has a short loop
+ * of its own instead of the visitor's callbacks (docs/benchmarks.md says what that saves at
+ * boot, where the kernel's own tables are mapped). */
 
-struct map_ctx {
-	uint64_t va, last;  /* the range, last inclusive */
-	phys_addr_t pa;     /* what va maps to */
-	unsigned prot, flags;
-};
-
-/* Whether map puts a leaf in the slot at `level` that starts at va: the slot lies in the range
- * whole, and it is the last level, or PT_MAP_BLOCKS asks for blocks and the format has one
- * there that pa lines up with. Going down from the root, the first level where this holds
- * gets the largest leaf that fits. */
-static bool leaf_fits(const struct map_ctx *m, unsigned level, uint64_t va)
+/* The level of the largest leaf that maps va to pa with `remaining` bytes to go: the last level
+ * unless PT_MAP_BLOCKS allows a block and va, pa and the size line up with one. -EINVAL when not
+ * even a page fits (va or pa unaligned). */
+static int leaf_level(uint64_t va, phys_addr_t pa, uint64_t remaining, unsigned flags)
 {
-	uint64_t size = level_size(level);
+	unsigned first = (flags & PT_MAP_BLOCKS) ? 0 : last_level();
 
-	if (va < m->va || m->last - va < size - 1)
-		return false;
-	if (level == last_level())
-		return true;
-	return (m->flags & PT_MAP_BLOCKS) && IS_ALIGNED(m->pa + (va - m->va), size) &&
-	       arch_pte_leaf_allowed(level);
+	for (unsigned level = first; level <= last_level(); level++) {
+		uint64_t size = level_size(level);
+
+		/* va and pa both aligned to the leaf's size: so is their OR */
+		if (IS_ALIGNED(va | pa, size) && remaining >= size && arch_pte_leaf_allowed(level))
+			return (int)level;
+	}
+	return -EINVAL;
 }
 
-/* An empty slot: the leaf, where one fits the slot; else a table to go on down in (the slot
- * starts before the range, ends after it, or wants a smaller leaf). */
-static int map_fill(struct pt_hole *h, void *ctx)
+/* Take back what table_for allocated for va before it ran out: va's entry in the table at
+ * `level` (tv) leads to a chain of new tables, each holding only the entry to the next, down to
+ * `below` (exclusive). Unlinked and flushed first (a walk may have cached the new entries, though
+ * they led to no page), then freed: no walk can reach a freed table. */
+static void free_new_chain(void *tv, unsigned level, uint64_t va, unsigned below)
 {
-	const struct map_ctx *m = ctx;
+	unsigned idx = pt_index(level, va);
+	struct pte_info info;
 
-	if (!leaf_fits(m, h->level, h->va))
-		return PT_FILL_TABLE;
-	h->leaf = arch_pte_make_leaf(h->level, m->pa + (h->va - m->va), m->prot);
-	return PT_FILL_LEAF;
+	decode_slot(level, arch_pt_load(tv, idx), &info);
+	arch_pt_store(tv, idx, 0);
+	arch_pt_sync();
+	arch_tlb_flush_page((uintptr_t)va);
+	for (unsigned l = level + 1; l < below; l++) {
+		phys_addr_t t = info.pa;
+		void *v = table_va(t);
+		unsigned n = geo()->entries[l], slot = next_nonzero(v, 0, n);
+
+		if (slot < n) { /* the last table of the chain has no entry */
+			decode_slot(l, arch_pt_load(v, slot), &info);
+			arch_pt_store(v, slot, 0);
+		}
+		free_table(l, t);
+	}
 }
 
-/* A table where map wants a block (in the slot above it) would drop the subtree: refused. */
-static int map_table(unsigned level, phys_addr_t table, uint64_t va, void *ctx)
+/* Find the table that holds va's slot at `level`, allocating the tables missing on the way.
+ * Returns 0, -ENOMEM, or -EEXIST when a block already covers va (blocks are not split). When an
+ * allocation fails, the tables this call allocated are freed again: a failed map leaves no
+ * empty table linked, which nothing would ever free (teardown and munmap go by leaves and
+ * VMAs). */
+static int table_for(phys_addr_t root, uint64_t va, unsigned level, phys_addr_t *table)
 {
-	(void)table;
-	return leaf_fits(ctx, level - 1, va) ? -EEXIST : 0;
-}
+	phys_addr_t t = root;
+	void *first_parent = NULL; /* the table whose entry leads to the first new one */
+	unsigned first_level = 0;
 
-/* An existing leaf: replaced with PT_MAP_REPLACE when map would put a leaf of its size there
- * (and flushed); else refused, never overwritten silently (a page under a block would need the
- * block split). */
-static int map_leaf(const struct pt_leaf *l, void *ctx)
-{
-	const struct map_ctx *m = ctx;
+	for (unsigned l = 0; l < level; l++) {
+		void *tv = table_va(t);
+		unsigned idx = pt_index(l, va);
+		struct pte_info info;
 
-	if (!(m->flags & PT_MAP_REPLACE) || !leaf_fits(m, l->level, l->va))
-		return -EEXIST;
-	pt_leaf_store(l, arch_pte_make_leaf(l->level, m->pa + (l->va - m->va), m->prot));
-	pt_leaf_flush(l);
+		decode_slot(l, arch_pt_load(tv, idx), &info);
+		if (info.kind == PTE_TABLE) {
+			t = info.pa;
+			continue;
+		}
+		if (info.kind != PTE_INVALID)
+			return -EEXIST;
+		phys_addr_t next = pt_alloc_table(l + 1);
+		if (!next) {
+			if (first_parent)
+				free_new_chain(first_parent, first_level, va, l + 1);
+			return -ENOMEM;
+		}
+		if (!first_parent) {
+			first_parent = tv;
+			first_level = l;
+		}
+		/* The new table's zeroes must reach the walker before the entry leading to it. */
+		arch_pt_sync();
+		arch_pt_store(tv, idx, arch_pte_make_table(l, next));
+		t = next;
+	}
+	*table = t;
 	return 0;
+}
+
+/* One occupied slot of a run: an invalid descriptor (not all zero) is overwritten, a leaf only
+ * with PT_MAP_REPLACE (and flushed from the TLB), a table never. Returns 0 or -EEXIST. */
+static int replace_slot(void *t, unsigned level, unsigned idx, uint64_t va, phys_addr_t pa,
+			unsigned prot, unsigned flags)
+{
+	struct pte_info old;
+
+	arch_pte_decode(level, arch_pt_load(t, idx), &old);
+	if (old.kind == PTE_TABLE || (old.kind != PTE_INVALID && !(flags & PT_MAP_REPLACE)))
+		return -EEXIST;
+	arch_pt_store(t, idx, arch_pte_make_leaf(level, pa, prot));
+	if (old.kind != PTE_INVALID)
+		arch_tlb_flush_page((uintptr_t)va);
+	return 0;
+}
+
+/* Store leaves of one size into consecutive slots of one table, from va on, while they fit in
+ * the table and in the range: a range is walked down to once per table, not once per page (a
+ * table ends exactly where the next bigger leaf could start). An empty slot simply gets its
+ * leaf; an occupied one goes through replace_slot. Returns the bytes mapped, or -EEXIST when the
+ * first slot holds a table, or a leaf that PT_MAP_REPLACE does not allow to replace; a later
+ * such slot ends the run, and the next one reports it. */
+static int64_t fill_leaves(phys_addr_t table, unsigned level, uint64_t va, phys_addr_t pa,
+			   uint64_t remaining, unsigned prot, unsigned flags)
+{
+	void *t = table_va(table);
+	uint64_t size = level_size(level);
+	unsigned first = pt_index(level, va);
+	/* Up to the end of the table or of the range: at least one slot, as leaf_level chose a
+	 * leaf the range fills. */
+	uint64_t room = geo()->entries[level] - first, wanted = remaining >> geo()->shift[level];
+	unsigned count = (unsigned)(wanted < room ? wanted : room);
+
+	for (unsigned i = 0; i < count; i++) {
+		uint64_t offset = (uint64_t)i * size;
+		int err = 0;
+
+		if (pte_is_zero(arch_pt_load(t, first + i)))
+			arch_pt_store(t, first + i, arch_pte_make_leaf(level, pa + offset, prot));
+		else
+			err = replace_slot(t, level, first + i, va + offset, pa + offset, prot, flags);
+		if (err)
+			return offset ? (int64_t)offset : err;
+	}
+	return (int64_t)((uint64_t)count * size);
+}
+
+/* Map the leaves of one table from va on; returns the bytes they cover, or a -errno. */
+static int64_t map_run(phys_addr_t root, uint64_t va, phys_addr_t pa, uint64_t remaining,
+		       unsigned prot, unsigned flags)
+{
+	int level = leaf_level(va, pa, remaining, flags);
+	phys_addr_t table;
+
+	if (level < 0)
+		return level;
+	int err = table_for(root, va, (unsigned)level, &table);
+	if (err)
+		return err;
+	return fill_leaves(table, (unsigned)level, va, pa, remaining, prot, flags);
 }
 
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags)
 {
-	struct map_ctx m = { va, (uint64_t)va + (size - 1), pa, prot, flags };
-	/* Only a block can conflict with a table. */
-	const struct pt_visit_ops ops = { .leaf = map_leaf, .fill = map_fill,
-					  .table = flags & PT_MAP_BLOCKS ? map_table : NULL,
-					  .flags = PT_VISIT_FREE_EMPTY };
+	uint64_t v = va, remaining = size;
 
-	/* Page aligned, so that a page fits wherever the range has one to go. */
-	if (!IS_ALIGNED((uint64_t)va | pa | size, PAGE_SIZE))
-		return -EINVAL;
-	if (!size)
-		return 0;
-	return pt_visit(root, m.va, m.last, &ops, &m);
+	while (remaining) {
+		int64_t done = map_run(root, v, pa, remaining, prot, flags);
+		if (done < 0) {
+			arch_pt_sync();
+			return (int)done;
+		}
+		v += (uint64_t)done;
+		pa += (uint64_t)done;
+		remaining -= (uint64_t)done;
+	}
+	arch_pt_sync();
+	return 0;
 }
 
 /* --- Counting. ------------------------------------------------------------------------------ */

@@ -155,8 +155,7 @@ bool arm_is_stack_guard(uintptr_t va)
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
 	kernel_root = __pa(arm_kernel_tables.l1);
-	map_linear_ram(bi);
-	arch_pt_sync();
+	map_linear_ram(bi); /* pt_map leaves its stores visible to the walker */
 	/* head.S set SCTLR.UWXN and CONTEXTIDR (ASID 0), which nothing has changed since. */
 	arm_write_ttbr0((uint32_t)kernel_root | ARM_TTBR_WALK);
 	arm_isb();

@@ -15,9 +15,8 @@ void pt_free_root(phys_addr_t root);
 /* Map [va, va+size) to [pa, pa+size) with prot (all page aligned, else -EINVAL). With
  * PT_MAP_BLOCKS, use the largest leaf the format allows where va, pa and the remaining size are
  * aligned. Returns 0 or -ENOMEM/-EEXIST (an existing valid leaf is never overwritten silently;
- * PT_MAP_REPLACE allows it, where the leaf has the size the new one would: a block is never
- * split, nor a table replaced by a block). Goes in address order: on failure the leaves stored
- * before it stay, and no table is left empty in the range. A visit that fills (pt_visit). */
+ * PT_MAP_REPLACE allows it; a table is never replaced by a block, nor a block split). On
+ * failure the leaves stored before it stay, and no table allocated by the call is left empty. */
 enum { PT_MAP_BLOCKS = 1u << 0, PT_MAP_REPLACE = 1u << 1 };
 int pt_map(phys_addr_t root, uintptr_t va, phys_addr_t pa, size_t size, unsigned prot,
 	   unsigned flags);
@@ -51,12 +50,11 @@ void pt_print_walk_note(uintptr_t va, const struct pt_walk_result *w, const char
 /* The one range traversal: the slots of the tables reachable from root that [lo, hi] covers
  * (hi inclusive, so the top of the address space needs no special case), in address order,
  * down through every table: valid leaves (block or page) to ops->leaf, tables below the root to
- * ops->table before their slots, and, when ops->fill is given, the empty slots to it (it says
- * what to put there: a leaf, or a new table to go on down in). Without ops->fill empty slots
- * are skipped without decoding, so huge sparse ranges are cheap. A leaf is seen whole even
+ * ops->table before their slots; empty slots are skipped without decoding, so huge sparse
+ * ranges are cheap. A leaf is seen whole even
  * where it starts below lo (blocks are never split). A callback's negative return stops the
- * visit, and pt_visit returns it. Map, unmap, mprotect, teardown, fork's copy, `pt dump` and
- * the table count are each one visit. */
+ * visit, and pt_visit returns it. Unmap, mprotect, teardown, fork's copy, `pt dump` and the
+ * table count are each one visit; pt_map has its own loop (mm/pgtable.c). */
 struct pt_leaf {
 	uint64_t va;          /* where the leaf starts */
 	uint64_t size;        /* bytes it maps */
@@ -67,14 +65,6 @@ struct pt_leaf {
 	unsigned index;
 };
 
-/* An empty slot (an all-zero or otherwise invalid descriptor) inside the range. */
-struct pt_hole {
-	uint64_t va;          /* where the slot starts */
-	unsigned level;
-	uint64_t lo, hi;      /* the part of the range inside it */
-	pte_t leaf;           /* PT_FILL_LEAF: the descriptor to store */
-};
-enum pt_fill { PT_FILL_SKIP, PT_FILL_TABLE, PT_FILL_LEAF };
 #define PT_VISIT_SKIP 1
 
 struct pt_visit_ops {
@@ -82,8 +72,6 @@ struct pt_visit_ops {
 	/* level is the table's own (1 and below), va the first address it maps; PT_VISIT_SKIP:
 	 * not into this one (counting tables needs no look at the leaves). */
 	int (*table)(unsigned level, phys_addr_t table, uint64_t va, void *ctx);
-	/* enum pt_fill, or a -errno; a table it asks for that cannot be had is -ENOMEM. */
-	int (*fill)(struct pt_hole *hole, void *ctx);
 	/* Where pages may be mapped from va on, from what the caller knows (a process's VMAs):
 	 * the lowest such address (above the range: none), and *end where that stretch ends
 	 * (exclusive; 0: the top). The slots outside such stretches are skipped unread and count
@@ -95,7 +83,7 @@ struct pt_visit_ops {
 
 enum {
 	/* Unlink and free every table below the root that is empty after its visit (also one
-	 * that was empty to begin with, and after a failed fill): unmap and teardown. */
+	 * that was empty to begin with): unmap and teardown. */
 	PT_VISIT_FREE_EMPTY = 1u << 0,
 	/* The tables are not live (a root no CPU uses, see arch_switch_user_root): unlinking a
 	 * table needs no TLB flush. */
