@@ -57,9 +57,11 @@ fuzz-sys: images
 	exit $$fail
 
 # make ubsan: arm64-4k-va48 and x86_64 kernels built with RNDBITS_UBSAN=ON (undefined behaviour
-# traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then every
-# serial transcript of those presets played on them: the CTest tests ubsan/<preset>/<name> (label
-# ubsan; tests/serial_tests.cmake reads this list), in parallel, logs in build/ubsan/logs/.
+# traps, reported as an undefined-instruction/brk exception) into build/ubsan/<preset>, then the
+# serial transcripts of tests/serial/ubsan.list (those that reach every part of the kernel's C
+# code; the list says why those) that select those presets played on them: the CTest tests
+# ubsan/<preset>/<name> (label ubsan; tests/serial_tests.cmake reads this list), in parallel,
+# logs in build/ubsan/logs/.
 # `make test` builds these kernels with the others and runs the same tests.
 UBSAN_PRESETS := arm64-4k-va48 x86_64
 

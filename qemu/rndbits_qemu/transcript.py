@@ -134,6 +134,16 @@ def variant_list(preset):
     return None
 
 
+# The transcripts that also run on the UBSan kernels (tests/serial/ubsan.list says which and why;
+# `rndbits-qemu tests --cmake` marks them, tests/serial_tests.cmake registers ubsan/<preset>/NAME).
+UBSAN_LIST = os.path.join(SERIAL_DIR, "ubsan.list")
+
+
+def ubsan_names():
+    """The names in tests/serial/ubsan.list."""
+    return read_variant_list(UBSAN_LIST)[1]
+
+
 def split_dependent():
     """split-dependent.list's (variants, names)."""
     return read_variant_list(SPLIT_LIST)

@@ -122,6 +122,47 @@ class TestList(unittest.TestCase):
         self.assertEqual(row[4].split(","), M.preset_names() + ["serial", "worse.txt"])
 
 
+class Batch(unittest.TestCase):
+    """`test --results DIR` (a batch of tests/serial_tests.cmake) leaves each transcript's report
+    and outcome for its own test, qemu/serial-result.sh, which prints it once and exits with it;
+    without one it plays the transcript itself."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.results = os.path.join(self.dir, "results")
+        for name, expect in (("good", "rndbits"), ("bad", "rndbits!")):
+            with open(os.path.join(self.dir, name + ".txt"), "w") as f:
+                f.write("presets: all\nrndbits# uname\n%s\n" % expect)
+
+    def result(self, name, *fallback):
+        return subprocess.run(["sh", os.path.join(M.REPO, "qemu", "serial-result.sh"),
+                               os.path.join(self.results, name)] + list(fallback or ["false"]),
+                              capture_output=True, text=True)
+
+    def test_each_transcript_gets_its_own_outcome_once(self):
+        os.makedirs(self.results)
+        with open(os.path.join(self.results, "stale.pass"), "w") as f:
+            f.write("PASS from an earlier batch\n")
+        r = subprocess.run(TOOL + ["test", "x86", "--command", FAKE, "--results", self.results,
+                                   os.path.join(self.dir, "good.txt"), os.path.join(self.dir, "bad.txt")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("PASS", r.stdout)
+        self.assertIn("FAIL", r.stdout)
+        self.assertEqual(sorted(os.listdir(self.results)), ["bad.fail", "good.pass"])
+        good = self.result("good")
+        self.assertEqual(good.returncode, 0)
+        self.assertRegex(good.stdout, r"^PASS \S*good\.txt \[x86\]")
+        bad = self.result("bad")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("expects: rndbits!", bad.stdout)
+        self.assertEqual(os.listdir(self.results), [])
+        # Read once: a second run of the test alone plays the transcript (here: the fallback).
+        self.assertEqual(self.result("good", "sh", "-c", "echo played; exit 3").stdout, "played\n")
+        self.assertEqual(self.result("good", "sh", "-c", "exit 3").returncode, 3)
+
+
 CTEST_PROJECT = """
 cmake_minimum_required(VERSION 3.20)
 project(t NONE)

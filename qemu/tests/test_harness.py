@@ -187,6 +187,18 @@ class Header(unittest.TestCase):
         self.assertFalse(T.parse(os.path.join(T.SERIAL_DIR, "sysctl-compat.txt"),
                                  "presets: all\nrndbits# x\n").applies_to("arm-vmsplit-2g"))
 
+    def test_ubsan_list_names_transcripts(self):
+        """tests/serial/ubsan.list: every name is a transcript that selects a UBSan preset (a
+        renamed or removed one must leave the list, or its UBSan check would silently go)."""
+        names = T.ubsan_names()
+        self.assertIn("boot", names)
+        self.assertIn("sysfuzz", names)
+        for name in names:
+            path = os.path.join(T.SERIAL_DIR, name + ".txt")
+            self.assertTrue(os.path.exists(path), name)
+            t = T.parse(path)
+            self.assertTrue(t.applies_to("arm64-4k-va48") or t.applies_to("x86_64"), name)
+
     def test_memory(self):
         t = T.parse("<t>", "presets: all\nmemory: 3M\nrndbits# x\n")
         self.assertEqual(t.memory, "3M")
