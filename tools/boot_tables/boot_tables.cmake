@@ -9,10 +9,10 @@
 # host's <elf.h>, which include/kernel/elf.h would hide.
 #
 # rndbits_boot_tables(PART ISA_DIR ELF_CLASS ELF_MACHINE): PART names the ISA's part
-# (tools/boot_tables/PART.c: arm, arm64, x86_32), ISA_DIR the directory under arch/ that holds
-# its pte.c (arm, arm64, x86/32; the headers are those of arch/<ISA>/include); ELF_CLASS and
+# (tools/boot_tables/PART.c: arm, arm64, x86_32, x86_64), ISA_DIR the directory under arch/ that holds
+# its pte.c (arm, arm64, x86/32, x86/64; the headers are those of arch/<ISA>/include); ELF_CLASS and
 # ELF_MACHINE the <elf.h> constants the linked image must carry (ELFCLASS32 EM_ARM, ELFCLASS64
-# EM_AARCH64, ELFCLASS32 EM_386).
+# EM_AARCH64, ELFCLASS32 EM_386, ELFCLASS64 EM_X86_64).
 function(rndbits_boot_tables part isa_dir elf_class elf_machine)
   string(REGEX REPLACE "/.*" "" isa ${isa_dir})
   set(pte ${CMAKE_SOURCE_DIR}/arch/${isa_dir}/pte.c)

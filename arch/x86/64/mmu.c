@@ -1,8 +1,11 @@
-/* x86_64 kernel page tables: built with mm/pgtable.c's pt_map() from the image's sections and
- * the firmware's RAM map, then switched to. The user half (PML4 slots 0..255) stays empty;
+/* x86_64 kernel page tables. The kernel's root comes with the image, made at build time with the
+ * image's per-section permissions (asm/boot_tables_64.h, tools/boot_tables/x86_64.c);
+ * arch_mmu_init adds the direct map of RAM with the same pt_map from the firmware's RAM map
+ * (1 GiB pages where the CPU has them), then switches to it. The user half (PML4 slots 0..255) stays empty;
  * process roots share slots 256..511 with the kernel root. */
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <asm/boot_tables_64.h>
 #include <asm/cpu_64.h>
 #include <asm/processor.h>
 #include <kernel/boot.h>
@@ -11,9 +14,6 @@
 #include <mm/pgtable.h>
 #include <kernel/sections.h>
 
-/* head.S: kernel stacks; the page below each is a guard and stays unmapped. */
-extern char x86_64_boot_stack[], x86_64_boot_stack_top[];
-extern char x86_64_ist_stack[], x86_64_ist_stack_top[];
 extern bool x86_64_gbpages; /* pte.c */
 
 #define X86_64_KERNEL_HALF_FIRST_SLOT 256
@@ -21,30 +21,6 @@ extern bool x86_64_gbpages; /* pte.c */
 #define X86_64_CR3_ADDR_MASK 0x000FFFFFFFFFF000ull
 
 static phys_addr_t kernel_root;
-
-static void map_kernel_range(const void *start, const void *end, unsigned prot, const char *what)
-{
-	uintptr_t va = (uintptr_t)start;
-	size_t size = (uintptr_t)end - va;
-	int err;
-
-	if (!size)
-		return;
-	err = pt_map(kernel_root, va, __pa(va), size, prot | PT_GLOBAL, PT_MAP_BLOCKS);
-	if (err)
-		panic("mmu: cannot map kernel %s %p..%p: error %d", what, start, end, err);
-}
-
-/* Text RX; rodata R (up to the page-aligned start of data, so that orphan read-only sections
- * stay mapped); data and BSS RW; the stacks RW without their guard pages. Nothing is W+X. */
-static void map_kernel_image(void)
-{
-	map_kernel_range(__text_start, __text_end, PT_R | PT_X, "text");
-	map_kernel_range(__rodata_start, __data_start, PT_R, "rodata");
-	map_kernel_range(__data_start, __bss_end, PT_R | PT_W, "data/bss");
-	map_kernel_range(x86_64_boot_stack, x86_64_boot_stack_top, PT_R | PT_W, "boot stack");
-	map_kernel_range(x86_64_ist_stack, x86_64_ist_stack_top, PT_R | PT_W, "IST stack");
-}
 
 static void map_direct_range(phys_addr_t start, phys_addr_t end, unsigned prot)
 {
@@ -108,10 +84,7 @@ static void detect_gbpages(void)
 phys_addr_t arch_mmu_init(const struct boot_info *bi)
 {
 	detect_gbpages();
-	kernel_root = pt_alloc_table(0);
-	if (!kernel_root)
-		panic("mmu: no memory for the kernel root table");
-	map_kernel_image();
+	kernel_root = __pa(x86_64_kernel_pml4);
 	map_direct(bi);
 
 	/* The boot tables had no global entries, so loading CR3 drops all of them. WP makes

@@ -2,21 +2,18 @@
  * tables (identity + direct map + kernel image, first 4 GiB) active. */
 #include <arch/console.h>
 #include <arch/memory.h>
+#include <asm/boot_tables_64.h>
 #include <asm/multiboot.h>
 #include <kernel/boot.h>
 #include <kernel/kernel.h>
 #include <kernel/sections.h>
 
-/* linker/x86_64.ld: the identity-linked multiboot header, 32-bit entry and boot tables. */
+/* linker/x86_64.ld: the identity-linked multiboot header and 32-bit entry. */
 extern char __boot_start[];
 
 void x86_64_gdt_init(void); /* trap.c */
 __noreturn void arch_start(uint32_t magic, uint32_t info_pa);
 
-/* The boot tables map physical [0, 4 GiB) at PAGE_OFFSET (boot/x86/64/head.S); pmm_init and
- * the table allocations of arch_mmu_init reach frames through that mapping, so RAM above it
- * is left out. */
-#define X86_64_BOOT_DIRECT_MAP_LIMIT (4ULL << 30)
 
 /* Below 1 MiB: the real-mode IVT, BIOS data, EBDA and option ROMs; and frame 0 would read as
  * "no memory" from pmm_alloc_pages(). */
@@ -30,7 +27,7 @@ __noreturn void arch_start(uint32_t magic, uint32_t info_pa)
 
 	arch_console_init();
 	x86_64_gdt_init();
-	if (x86_multiboot_parse(bi, magic, info_pa, X86_64_BOOT_DIRECT_MAP_LIMIT) < 0)
+	if (x86_multiboot_parse(bi, magic, info_pa, X86_64_BOOT_DIRECT_MAP_SIZE) < 0)
 		panic("not started by a multiboot loader (eax %#x)", magic);
 	boot_add_reserved(bi, 0, X86_LOW_MEMORY_END);
 	boot_add_reserved(bi, (phys_addr_t)(uintptr_t)__boot_start,

@@ -23,6 +23,12 @@ set_property(TARGET rndbits.elf APPEND PROPERTY LINK_DEPENDS ${RNDBITS_X86_64_LD
 target_link_options(rndbits.elf PRIVATE -no-pie -T ${RNDBITS_X86_64_LDS}
                     -Wl,-z,max-page-size=4096)
 
+# The page tables made at build time (tools/boot_tables/x86_64.c): the boot root and the
+# kernel's with the image, into boot/x86/64/head.S's .boot_tables section. Before the ELF32 copy
+# below: POST_BUILD steps run in the order they are added, and the copy must carry the tables.
+include(${CMAKE_SOURCE_DIR}/tools/boot_tables/boot_tables.cmake)
+rndbits_boot_tables(x86_64 x86/64 ELFCLASS64 EM_X86_64)
+
 # QEMU's multiboot loader refuses ELF64: give it the same image as ELF32. The loader only uses
 # the program headers' physical addresses and the entry point, which are all below 4 GiB (the
 # 32-bit entry at 1 MiB); the high virtual addresses truncate harmlessly. Symbols and debug

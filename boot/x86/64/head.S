@@ -1,21 +1,16 @@
 /* x86_64 first instructions. A multiboot v1 loader enters _start in 32-bit protected mode with
- * paging off, EAX = 0x2BADB002 and EBX = the physical address of the multiboot info. We build
- * boot page tables of 2 MiB pages that map physical memory three times: the first 4 GiB at 0
- * (identity, for this code until the jump) and at PAGE_OFFSET (the direct map, which pmm_init
- * and the multiboot parser use), and the first 2 GiB at __START_KERNEL_map (the image). Then we
- * enter long mode and call arch_start(magic, info) at the kernel's linked (high) address.
- * arch_mmu_init later replaces these tables with the real ones. */
+ * paging off, EAX = 0x2BADB002 and EBX = the physical address of the multiboot info. The boot
+ * page tables come with the image, made at build time (asm/boot_tables_64.h): 2 MiB pages that
+ * map this code at its own address until the jump, the first 4 GiB at PAGE_OFFSET (the direct
+ * map, which pmm_init and the multiboot parser use) and the image at __START_KERNEL_map. We
+ * enter long mode with CR3 at them and call arch_start(magic, info) at the kernel's linked
+ * (high) address. arch_mmu_init later switches to the kernel's own tables. */
+#include <asm/boot_tables_64.h>
 #include <asm/memory.h>
 #include <asm/ram_probe.h>
 
 #define MB_MAGIC 0x1BADB002
 #define MB_FLAGS 0x00000003 /* page-align modules, give us the memory map */
-
-#define BOOT_MAP_GIB 4      /* identity / direct-map coverage of the boot tables */
-
-#define PTE_P 0x1
-#define PTE_RW 0x2
-#define PTE_PS 0x80
 
 #define CR0_PE (1 << 0)
 #define CR0_WP (1 << 16)
@@ -66,46 +61,12 @@ _start:
 	xor	%eax, %eax
 	rep stosl
 
-	/* Boot tables: zero them, then link PML4 -> PDPTs -> PDs of 2 MiB pages. */
-	mov	$boot_pml4, %edi
-	mov	$((boot_tables_end - boot_pml4) / 4), %ecx
-	xor	%eax, %eax
-	rep stosl
-
-	mov	$(boot_pdpt_low + PTE_P + PTE_RW), %eax
-	mov	%eax, boot_pml4 + 0 * 8		/* identity: this code until the far jump */
-	mov	%eax, boot_pml4 + ((PAGE_OFFSET >> 39) & 511) * 8	/* direct map */
-	mov	$(boot_pdpt_high + PTE_P + PTE_RW), %eax
-	mov	%eax, boot_pml4 + 511 * 8	/* kernel image: -2 GiB */
-
-	mov	$(boot_pd + PTE_P + PTE_RW), %eax
-	mov	$boot_pdpt_low, %edi
-	mov	$BOOT_MAP_GIB, %ecx
-1:	mov	%eax, (%edi)
-	add	$4096, %eax
-	add	$8, %edi
-	loop	1b
-
-	/* __START_KERNEL_map is PDPT index 510 of the last PML4 slot: physical 0..2 GiB. */
-	mov	$(boot_pd + PTE_P + PTE_RW), %eax
-	mov	%eax, boot_pdpt_high + 510 * 8
-	add	$4096, %eax
-	mov	%eax, boot_pdpt_high + 511 * 8
-
-	mov	$boot_pd, %edi
-	mov	$(PTE_P + PTE_RW + PTE_PS), %eax
-	mov	$(BOOT_MAP_GIB * 512), %ecx
-1:	mov	%eax, (%edi)
-	add	$0x200000, %eax
-	add	$8, %edi
-	loop	1b
-
-	/* Long mode: PAE, CR3, EFER.LME (+NXE for the real tables), then paging. */
+	/* Long mode: PAE, CR3, EFER.LME (+NXE: the tables' NX bits), then paging. */
 	lgdt	boot_gdt_desc
 	mov	%cr4, %eax
 	or	$CR4_PAE, %eax
 	mov	%eax, %cr4
-	mov	$boot_pml4, %eax
+	mov	$(x86_64_boot_pml4 - __START_KERNEL_map), %eax
 	mov	%eax, %cr3
 	mov	$MSR_EFER, %ecx
 	rdmsr
@@ -161,17 +122,18 @@ boot_gdt_desc:
 no_long_mode_msg:
 	.asciz "rndbits: this x86_64 kernel needs a CPU with long mode and NX\r\n"
 
-	.section .boot.bss, "aw", @nobits
+	/* The page tables made at build time (asm/boot_tables_64.h): tools/boot_tables writes
+	 * their contents into the linked image, so they take no work at boot. Page aligned, and
+	 * in the image's data, so that the kernel's tables map them rw- like the rest of it. */
+	.section .boot_tables, "aw", @progbits
 	.balign 4096
-boot_pml4:
-	.skip 4096
-boot_pdpt_low:
-	.skip 4096
-boot_pdpt_high:
-	.skip 4096
-boot_pd:
-	.skip 4096 * BOOT_MAP_GIB
-boot_tables_end:
+	.globl x86_64_boot_pml4, x86_64_kernel_pml4, x86_64_boot_page_tables
+x86_64_boot_pml4:
+	.fill X86_64_TABLE_BYTES, 1, 0
+x86_64_kernel_pml4:
+	.fill X86_64_TABLE_BYTES, 1, 0
+x86_64_boot_page_tables:
+	.fill X86_64_BOOT_PAGE_TABLES * X86_64_TABLE_BYTES, 1, 0
 
 	/* From here on the kernel runs at its linked address. */
 	.section .text.entry, "ax"
