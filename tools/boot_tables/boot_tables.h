@@ -1,5 +1,5 @@
 /* boot_tables: a kernel's first page tables, made at build time (arm64's boot tables, arm's
- * kernel tables for the image and the devices).
+ * kernel tables for the image and the devices, i386's and x86_64's boot and kernel roots).
  *
  * What those tables map is fixed when the kernel is linked, as the load address is: this host
  * tool reads the linked ELF's symbols, builds the tables with the kernel's own mapper
@@ -10,9 +10,9 @@
  * One tool, built per preset from three parts compiled apart:
  *  - main.c reads the ELF (32- or 64-bit little-endian; the class and machine it expects come
  *    from the build) and writes the section's new contents, with the host's <elf.h>;
- *  - one file per ISA (arm64.c, arm.c) says what the tables map, seeing the kernel's real
- *    address map (asm/memory.h): it defines boot_tables_make; map.c, compiled with it, holds
- *    what both do alike;
+ *  - one file per ISA (arm64.c, arm.c, x86_32.c, x86_64.c) says what the tables map, seeing
+ *    the kernel's real address map (asm/memory.h): it defines boot_tables_make; map.c,
+ *    compiled with it, holds what they all do alike;
  *  - ram.c and mm/pgtable.c see the section's bytes as the RAM the tables live in, through the
  *    host tests' stand-in <asm/memory.h> (tests/host/fake), whose __va checks every address. */
 #ifndef RNDBITS_TOOLS_BOOT_TABLES_H
