@@ -77,6 +77,84 @@ static int share_leaf(const struct pt_leaf *l, void *arg)
 	return 0;
 }
 
+/* The child's table that maps the same addresses as the parent's last-level table slot i,
+ * made by pt_map storing that slot's leaf (pte, the descriptor the child gets) and found by a
+ * walk: once per table, not per page. NULL with *err set when pt_map fails. */
+static void *child_table_for(struct fork_ctx *c, unsigned level, uint64_t va, pte_t pte,
+			     int *err)
+{
+	struct pte_info info;
+	struct pt_walk_result w;
+
+	arch_pte_decode(level, pte, &info);
+	*err = pt_map(c->child->root, (uintptr_t)va, info.pa, PAGE_SIZE, info.prot, 0);
+	if (*err)
+		return NULL;
+	pt_walk(c->child->root, (uintptr_t)va, &w);
+	return __va(w.steps[w.nr_steps - 1].table_pa);
+}
+
+/* Slot i of a parent's last-level table t at va: a private frame gains the child as an owner
+ * and, if writable, becomes read-only in the parent too (so that whichever writes first
+ * copies it); an image frame (shared_pa) is the kernel's and simply shared. Returns the
+ * descriptor for the child, or 0 when the frame has as many owners as it can count. */
+static pte_t share_page(struct fork_ctx *c, void *t, unsigned i, uint64_t va, pte_t pte)
+{
+	if (c->v->shared_pa)
+		return pte;
+	if (!pmm_page_get(arch_pte_page_pa(pte)))
+		return 0; /* 65,536 owners: no more sharers */
+	c->child->frames++;
+	pte_t ro = arch_pte_wrprotect(arch_pt_geometry()->levels - 1, pte);
+	if (ro != pte) {
+		arch_pt_store(t, i, ro);
+		if (++c->protected <= FLUSH_ALL_AFTER) {
+			arch_pt_sync(); /* the read-only descriptor before the flush */
+			arch_tlb_flush_page((uintptr_t)va);
+		}
+	}
+	return ro;
+}
+
+/* A whole last-level table of the parent, the part of it the VMA covers, in one loop: each
+ * descriptor is loaded once, empty slots skipped, and the child's descriptor made from the
+ * parent's (the visitor's per-slot decode and callback were most of a fork's cost). The child's
+ * table is the same for every slot: found once. Tables above the last level are visited. */
+static int share_table(unsigned level, phys_addr_t table, uint64_t va, void *arg)
+{
+	struct fork_ctx *c = arg;
+	const struct pt_geometry *g = arch_pt_geometry();
+
+	if (level != g->levels - 1)
+		return 0;
+	void *t = __va(table), *child_t = NULL;
+	uint64_t table_end = va + ((uint64_t)g->entries[level] << g->shift[level]);
+	uint64_t lo = MAX(va, c->v->start), hi = MIN(table_end, c->v->end);
+	unsigned first = (unsigned)((lo - va) >> g->shift[level]);
+	unsigned end = (unsigned)((hi - va + PAGE_SIZE - 1) >> g->shift[level]);
+
+	for (unsigned i = first; i < end; i++) {
+		pte_t pte = arch_pt_load(t, i);
+		uint64_t page_va = va + ((uint64_t)i << g->shift[level]);
+		int err = 0;
+
+		if (!pte || !arch_pte_is_page(pte))
+			continue; /* nothing mapped (an invalid descriptor is not copied) */
+		pte_t child = share_page(c, t, i, page_va, pte);
+		if (!child)
+			return -ENOMEM;
+		if (!child_t)
+			child_t = child_table_for(c, level, page_va, child, &err);
+		if (err) {
+			if (!c->v->shared_pa)
+				pmm_page_put(arch_pte_page_pa(pte)); /* the parent's: never the last */
+			return err;
+		}
+		arch_pt_store(child_t, i, child);
+	}
+	return PT_VISIT_SKIP; /* done here: the visitor need not go through its slots */
+}
+
 /* The VMA v of the parent, with everything that describes it, in the child. */
 static int copy_vma(struct mm *child, const struct vma *v)
 {
@@ -94,7 +172,7 @@ static int copy_vma(struct mm *child, const struct vma *v)
 int mm_fork(struct mm *child, struct mm *parent)
 {
 	struct fork_ctx c = { .child = child };
-	const struct pt_visit_ops ops = { .leaf = share_leaf };
+	const struct pt_visit_ops ops = { .leaf = share_leaf, .table = share_table };
 	int err = mm_init(child, parent->compat, parent->asid);
 
 	if (err)

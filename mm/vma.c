@@ -113,6 +113,38 @@ static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
 	return c->v->end <= va ? UINT64_MAX : MAX(va, c->v->start);
 }
 
+/* Teardown of a last-level table in one loop: every slot the VMAs cover is loaded once and
+ * cleared, and a private page's frame loses this owner (arch_pte_is_page and
+ * arch_pte_page_pa instead of a decode and a callback per leaf: a child's exit went mostly
+ * there). The visitor then goes through the table, finds it empty and frees it. Higher
+ * tables are simply visited; their blocks go to drop_leaf. */
+static int drop_table(unsigned level, phys_addr_t table, uint64_t va, void *arg)
+{
+	const struct drop_ctx *c = arg;
+	const struct pt_geometry *g = arch_pt_geometry();
+
+	if (level != g->levels - 1)
+		return 0;
+	void *t = __va(table);
+	uint64_t table_end = va + ((uint64_t)g->entries[level] << g->shift[level]);
+
+	for (const struct vma *v = c->v; v && v->start < table_end; v = v->next) {
+		uint64_t lo = MAX(va, v->start), hi = MIN(table_end, v->end);
+		if (lo >= hi)
+			continue;
+		unsigned end = (unsigned)((hi - va) >> g->shift[level]);
+		for (unsigned i = (unsigned)((lo - va) >> g->shift[level]); i < end; i++) {
+			pte_t pte = arch_pt_load(t, i);
+			if (!pte)
+				continue;
+			arch_pt_store(t, i, 0);
+			if (!v->shared_pa && arch_pte_is_page(pte))
+				pmm_page_put(arch_pte_page_pa(pte));
+		}
+	}
+	return 0;
+}
+
 /* The address space is not live: a process's root is switched out before it is destroyed (or
  * was never switched in), and arch_switch_user_root's contract says that leaves no user
  * mapping reachable, stale TLB entries included. So nothing here needs a TLB flush. Every page
@@ -121,8 +153,8 @@ static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
  * frees every table on the way. */
 void mm_destroy(struct mm *mm)
 {
-	const struct pt_visit_ops ops = { .leaf = drop_leaf, .next = next_in_vmas,
-					  .flags = PT_VISIT_FREE_EMPTY | PT_VISIT_NOT_LIVE };
+	const struct pt_visit_ops ops = { .leaf = drop_leaf, .table = drop_table,
+					  .next = next_in_vmas, .flags = PT_VISIT_FREE_EMPTY | PT_VISIT_NOT_LIVE };
 	struct drop_ctx c = { .v = mm->vmas };
 
 	if (!mm->root)

@@ -293,3 +293,28 @@ void arch_pt_store(void *table, unsigned idx, pte_t pte)
 {
 	((volatile uint32_t *)table)[idx] = (uint32_t)pte;
 }
+
+/* L2 type 01 is a large page, 1x a small one (entry_kind): any non-zero type is a page. */
+bool arch_pte_is_page(pte_t pte)
+{
+	return ((uint32_t)pte & DESC_TYPE_MASK) != 0;
+}
+
+phys_addr_t arch_pte_page_pa(pte_t pte)
+{
+	uint32_t d = (uint32_t)pte;
+
+	return d & ((d & DESC_TYPE_MASK) == L2_LARGE ? LARGE_PAGE_MASK : SMALL_PAGE_MASK);
+}
+
+/* APX turns RW/-- into RO/-- and RW/RW into RO/RO (the table at the top of this file). It is
+ * set only where AP grants something: APX=1 with AP=00 is reserved. Large and small pages
+ * keep APX and AP in the same bits. */
+pte_t arch_pte_wrprotect(unsigned level, pte_t pte)
+{
+	uint32_t d = (uint32_t)pte;
+
+	if (level == 0)
+		return (d >> L1_AP_SHIFT) & 3 ? d | L1_APX : d;
+	return (d >> L2_AP_SHIFT) & 3 ? d | L2_APX : d;
+}

@@ -229,3 +229,21 @@ void arch_pt_store(void *table, unsigned idx, pte_t pte)
 {
 	((volatile pte_t *)table)[idx] = pte;
 }
+
+/* At the last level type 11 is a page; 01 is reserved there. */
+bool arch_pte_is_page(pte_t pte)
+{
+	return (pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE;
+}
+
+phys_addr_t arch_pte_page_pa(pte_t pte)
+{
+	return pte & PTE_OA_MASK;
+}
+
+/* AP[2] is read-only at both ELs, for pages and blocks alike. */
+pte_t arch_pte_wrprotect(unsigned level, pte_t pte)
+{
+	(void)level;
+	return pte | PTE_AP_RDONLY;
+}

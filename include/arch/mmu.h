@@ -61,6 +61,15 @@ void arch_pte_decode(unsigned level, pte_t pte, struct pte_info *out);
  * "page AP=RW/RW UXN PXN AF Normal"; truncated to size - 1 characters and always terminated
  * (size > 0). Kept apart from decoding so that walks do no string work. */
 void arch_pte_describe(unsigned level, pte_t pte, char *buf, size_t size);
+/* For loops over a whole last-level table (fork's copy): each descriptor is read once and
+ * asked only what the loop needs, without a full arch_pte_decode into a struct pte_info. */
+/* Does a last-level descriptor map a page (what decode calls PTE_PAGE)? */
+bool arch_pte_is_page(pte_t pte);
+/* The frame a last-level page descriptor maps (arch_pte_is_page(pte)). */
+phys_addr_t arch_pte_page_pa(pte_t pte);
+/* A valid leaf (page or block at level) with its write permission taken away, every other bit
+ * kept: copy-on-write's read-only share of a writable page. */
+pte_t arch_pte_wrprotect(unsigned level, pte_t pte);
 pte_t arch_pt_load(const void *table, unsigned idx);
 void arch_pt_store(void *table, unsigned idx, pte_t pte);
 

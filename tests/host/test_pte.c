@@ -227,6 +227,49 @@ static void test_leaf_round_trip(void **state)
 	assert_true(tried > 100);
 }
 
+/* fork's per-table loop asks arch_pte_is_page, arch_pte_page_pa and arch_pte_wrprotect
+ * instead of decoding: they must agree with decode for every leaf make_leaf makes, and the
+ * read-only copy must differ from the original only in write permission. */
+static void test_fork_helpers(void **state)
+{
+	const struct pt_geometry *g = arch_pt_geometry();
+	unsigned last = g->levels - 1, tried = 0;
+	phys_addr_t pas[8];
+
+	(void)state;
+	assert_false(arch_pte_is_page(0));
+	for (unsigned l = 0; l < g->levels; l++) {
+		if (!arch_pte_leaf_allowed(l))
+			continue;
+		size_t npa = test_addresses(l, pas, false);
+		for (size_t i = 0; i < npa; i++)
+			for (unsigned prot = 0; prot < 64; prot++) {
+				struct pte_info before, after;
+
+				if (!(prot & (PT_R | PT_W | PT_X)))
+					continue;
+				pte_t pte = arch_pte_make_leaf(l, pas[i], prot);
+				pte_t ro = arch_pte_wrprotect(l, pte);
+				arch_pte_decode(l, pte, &before);
+				arch_pte_decode(l, ro, &after);
+				assert_int_equal(after.kind, before.kind);
+				assert_int_equal(after.pa, before.pa);
+				assert_int_equal(after.prot, before.prot & ~(unsigned)PT_W);
+				assert_int_equal(after.accessed, before.accessed);
+				assert_true(arch_pte_wrprotect(l, ro) == ro);
+				if (!(before.prot & PT_W))
+					assert_true(ro == pte);
+				if (l == last) {
+					assert_true(arch_pte_is_page(pte));
+					assert_true(arch_pte_is_page(ro));
+					assert_int_equal(arch_pte_page_pa(pte), pas[i]);
+				}
+				tried++;
+			}
+	}
+	assert_true(tried > 100);
+}
+
 static void test_table_round_trip(void **state)
 {
 	const struct pt_geometry *g = arch_pt_geometry();
@@ -602,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_levels),
 		cmocka_unit_test(test_leaf_round_trip),
 		cmocka_unit_test(test_table_round_trip),
+		cmocka_unit_test(test_fork_helpers),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_known_descriptors),
 		cmocka_unit_test(test_known_descriptions),

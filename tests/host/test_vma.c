@@ -42,6 +42,13 @@ bool pmm_page_put(phys_addr_t pa) { return true; }
 void pt_free_root(phys_addr_t root) {}
 void pt_leaf_store(const struct pt_leaf *leaf, pte_t pte) {}
 void pt_leaf_flush(const struct pt_leaf *leaf) {}
+/* mm_destroy's per-table loop (drop_table): the fake visitor never hands it a table. */
+static const struct pt_geometry fake_geometry = { .levels = 1 };
+const struct pt_geometry *arch_pt_geometry(void) { return &fake_geometry; }
+pte_t arch_pt_load(const void *table, unsigned idx) { return 0; }
+void arch_pt_store(void *table, unsigned idx, pte_t pte) {}
+bool arch_pte_is_page(pte_t pte) { return false; }
+phys_addr_t arch_pte_page_pa(pte_t pte) { return 0; }
 pte_t arch_pte_make_leaf(unsigned level, phys_addr_t pa, unsigned prot)
 {
 	protected_prot = prot;

@@ -191,3 +191,21 @@ void arch_pt_store(void *table, unsigned idx, pte_t pte)
 {
 	((volatile uint32_t *)table)[idx] = (uint32_t)pte;
 }
+
+/* At the last level (a page table) every present entry is a page; bit 7 there is PAT. */
+bool arch_pte_is_page(pte_t pte)
+{
+	return ((uint32_t)pte & X86_PTE_P) != 0;
+}
+
+phys_addr_t arch_pte_page_pa(pte_t pte)
+{
+	return (uint32_t)pte & X86_PTE_ADDR_MASK;
+}
+
+/* R/W is in the same place in a PTE and a 4 MiB PDE; D stays as the CPU left it. */
+pte_t arch_pte_wrprotect(unsigned level, pte_t pte)
+{
+	(void)level;
+	return (uint32_t)pte & ~X86_PTE_RW;
+}

@@ -187,3 +187,21 @@ void arch_pt_store(void *table, unsigned idx, pte_t pte)
 {
 	((volatile uint64_t *)table)[idx] = pte;
 }
+
+/* At the last level (a PT) every present entry is a page; bit 7 there is PAT, not PS. */
+bool arch_pte_is_page(pte_t pte)
+{
+	return (pte & X86_PTE_P) != 0;
+}
+
+phys_addr_t arch_pte_page_pa(pte_t pte)
+{
+	return pte & X86_PTE_ADDR_MASK;
+}
+
+/* R/W is in the same place in every leaf; D stays as the CPU left it. */
+pte_t arch_pte_wrprotect(unsigned level, pte_t pte)
+{
+	(void)level;
+	return pte & ~X86_PTE_RW;
+}
