@@ -150,33 +150,14 @@ static int x64_sigreturn(struct trap_frame *f, struct signal_return *r)
  * segment registers are not in the trap frame (the kernel never reloads them): the frame
  * records their live values and sigreturn leaves them alone. ---- */
 
-static uint32_t read_seg_ds(void)
-{
-	uint32_t v;
-	__asm__ volatile("mov %%ds, %0" : "=r"(v));
-	return v & 0xffff;
-}
-
-static uint32_t read_seg_es(void)
-{
-	uint32_t v;
-	__asm__ volatile("mov %%es, %0" : "=r"(v));
-	return v & 0xffff;
-}
-
-static uint32_t read_seg_fs(void)
-{
-	uint32_t v;
-	__asm__ volatile("mov %%fs, %0" : "=r"(v));
-	return v & 0xffff;
-}
-
-static uint32_t read_seg_gs(void)
-{
-	uint32_t v;
-	__asm__ volatile("mov %%gs, %0" : "=r"(v));
-	return v & 0xffff;
-}
+/* The selector in segment register `seg` (ds, es, fs or gs): a mov names its register in
+ * the instruction, hence a macro rather than a function with an argument. */
+#define read_seg(seg)                                                   \
+	({                                                              \
+		uint32_t v_;                                            \
+		__asm__ volatile("mov %%" #seg ", %0" : "=r"(v_));      \
+		v_ & 0xffff;                                            \
+	})
 
 static void to_ia32(const struct trap_frame *f, struct ia32_regs *r)
 {
@@ -185,8 +166,7 @@ static void to_ia32(const struct trap_frame *f, struct ia32_regs *r)
 		.edx = (uint32_t)f->rdx, .esi = (uint32_t)f->rsi, .edi = (uint32_t)f->rdi,
 		.ebp = (uint32_t)f->rbp, .esp = (uint32_t)f->rsp, .eip = (uint32_t)f->rip,
 		.eflags = (uint32_t)f->rflags, .cs = (uint32_t)f->cs, .ss = (uint32_t)f->ss,
-		.ds = read_seg_ds(), .es = read_seg_es(), .fs = read_seg_fs(),
-		.gs = read_seg_gs(),
+		.ds = read_seg(ds), .es = read_seg(es), .fs = read_seg(fs), .gs = read_seg(gs),
 	};
 }
 
