@@ -29,17 +29,14 @@ static void fit_region_to_linear_map(struct mem_region *r, phys_addr_t limit)
 }
 
 /* The linear map never grows past LINEAR_MAP_MAX (that keeps it clear of the device window with
- * VA_BITS 36), so RAM beyond it cannot be used. One test a region, without branches of its
- * own: a base below PHYS_OFFSET wraps around to a huge offset. */
+ * VA_BITS 36), so RAM beyond it cannot be used. */
 static void clamp_ram_to_linear_map(struct boot_info *bi)
 {
 	const phys_addr_t limit = PHYS_OFFSET + LINEAR_MAP_MAX;
 
 	for (unsigned i = 0; i < bi->nr_ram; i++) {
 		struct mem_region *r = &bi->ram[i];
-		bool outside = r->base - PHYS_OFFSET >= LINEAR_MAP_MAX;
-		bool past_end = r->base + r->size > limit;
-		if (outside | past_end)
+		if (r->base < PHYS_OFFSET || r->base + r->size > limit)
 			fit_region_to_linear_map(r, limit);
 	}
 }
