@@ -18,7 +18,7 @@
  *   vmas                               one-page mmaps until the VMA limit (ENOMEM), unmap all
  *
  * ADDR is BASE[+OFF]: BASE hex (0x optional) or top-N, 2^W - 2^N in the ABI's word width W; OFF
- * hex (arm64's PAGE_OFFSET is top-VA_BITS, its kernel text top-VA_BITS+0x200000; arm's is
+ * hex (arm64's PAGE_OFFSET is top-VA_BITS, its kernel text top-VA_BITS+0x400000; arm's is
  * PAGE_OFFSET+0x200000). */
 #include "attack.h"
 

@@ -2,8 +2,8 @@
  *   TTBR1: the image, page by page: text r-x, rodata r--, data and BSS rw-, the kernel stack's
  *            guard page left unmapped;
  *          the linear map below it, [PHYS_OFFSET, image): the DTB, and the room pmm_init puts
- *            its bitmap in before arch_mmu_init maps the rest of RAM (one block where the
- *            granule has blocks that small, 4K's 2 MiB, else pages);
+ *            the frame bitmap and owner counts in before arch_mmu_init maps the rest of RAM
+ *            (blocks where the granule has blocks that small, 4K's 2 MiB, else pages);
  *          the PL011 at IO_ADDRESS(), Device-nGnRE, for printk until then, and the table the
  *            GIC's frames go in once the DTB has named its version (arch_mmu_init), so that the
  *            boot takes no table from the page allocator (with 16K and 64K it is the UART's).

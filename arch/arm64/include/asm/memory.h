@@ -23,8 +23,12 @@
 #define PAGE_OFFSET (_UL(0xffffffffffffffff) << VA_BITS)
 /* Where RAM starts on QEMU virt; QEMU puts the DTB here when the image loads above 1 MiB. */
 #define PHYS_OFFSET _UL(0x40000000)
-/* The image loads 2 MiB into RAM: above the DTB, and 2 MiB aligned for the boot blocks. */
-#define KERNEL_LOAD_OFFSET _UL(0x200000)
+/* The image loads 4 MiB into RAM, 2 MiB aligned for the boot blocks. Below it the boot tables
+ * map the DTB (at most 1 MiB: QEMU's) and the room pmm_init puts the frame bitmap and owner
+ * counts in before arch_mmu_init maps the rest of RAM: up to 2.125 MiB for the 4 GiB of 4K
+ * frames LINEAR_MAP_MAX allows (1 bit and 2 bytes a frame). At 2 MiB, 2 GiB of RAM was enough
+ * to put them above the image, where nothing was mapped yet. */
+#define KERNEL_LOAD_OFFSET _UL(0x400000)
 #define KERNEL_PHYS_BASE (PHYS_OFFSET + KERNEL_LOAD_OFFSET)
 #define KERNEL_VIRT_BASE (PAGE_OFFSET + KERNEL_LOAD_OFFSET)
 
