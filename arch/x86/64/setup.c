@@ -2,7 +2,6 @@
  * tables (identity + direct map + kernel image, first 4 GiB) active. */
 #include <arch/console.h>
 #include <arch/memory.h>
-#include <asm/boot_tables_64.h>
 #include <asm/multiboot.h>
 #include <kernel/boot.h>
 #include <kernel/kernel.h>
@@ -27,7 +26,11 @@ __noreturn void arch_start(uint32_t magic, uint32_t info_pa)
 
 	arch_console_init();
 	x86_64_gdt_init();
-	if (x86_multiboot_parse(bi, magic, info_pa, X86_64_BOOT_DIRECT_MAP_SIZE) < 0)
+	/* The parser reads the loader's data below 4 GiB, all of which the boot root maps, and
+	 * takes RAM as far as the direct map reaches. pmm_init's bitmap and arch_mmu_init's tables
+	 * take the lowest free frames, in the first RAM range that fits: QEMU lists them in
+	 * address order, and 1 MiB to 3 GiB comes first. */
+	if (x86_multiboot_parse(bi, magic, info_pa, X86_DIRECT_MAP_SIZE) < 0)
 		panic("not started by a multiboot loader (eax %#x)", magic);
 	boot_add_reserved(bi, 0, X86_LOW_MEMORY_END);
 	boot_add_reserved(bi, (phys_addr_t)(uintptr_t)__boot_start,

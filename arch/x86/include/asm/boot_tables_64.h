@@ -15,8 +15,8 @@
 #define RNDBITS_ASM_X86_BOOT_TABLES_64_H
 
 #define X86_64_TABLE_BYTES 4096
-/* What the boot root maps at PAGE_OFFSET: physical [0, 4 GiB). pmm_init and arch_mmu_init's
- * table allocations reach frames through it, so the multiboot parser leaves RAM above out. */
+/* What the boot root maps at PAGE_OFFSET: physical [0, 4 GiB), where the multiboot parser reads
+ * the loader's data and pmm_init and arch_mmu_init's table allocations reach their frames. */
 #define X86_64_BOOT_DIRECT_MAP_SIZE 0x100000000
 /* The boot root: identity (PDPT + PD), 4 GiB of direct map (PDPT + 4 PDs), the image (PDPT +
  * PD); the kernel's: PDPT + PD + a page table per 2 MiB the image touches (up to 8). */
