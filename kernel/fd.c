@@ -350,9 +350,8 @@ static bool table_full(const struct fd_table *t)
 	return true;
 }
 
-/* /dev/null, which the namespace has no node for (its archive holds no device but
- * /dev/console): reads end at once, writes vanish whole. A shell sends a background job's
- * stdin there. Only open reaches it (stat of the name is ENOENT). */
+/* /dev/null: reads end at once, writes vanish whole, and lseek leaves it at 0 whatever it is
+ * asked (Linux's null_lseek). A shell sends a background job's stdin there. */
 static long null_read(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count)
 {
 	(void)f, (void)mm, (void)ubuf, (void)count;
@@ -366,46 +365,39 @@ static long null_write(struct file *f, struct mm *mm, uint64_t ubuf, const char 
 	return (long)count;
 }
 
-static void null_stat(const struct file *f, struct kstat *k)
+static int64_t null_llseek(struct file *f, int64_t off, unsigned whence)
 {
-	(void)f;
-	memset(k, 0, sizeof(*k));
-	k->dev_minor = 5; /* devtmpfs, as the console's */
-	k->ino = 4;
-	k->mode = 0020666; /* S_IFCHR, crw-rw-rw- */
-	k->nlink = 1;
-	k->rdev_major = 1;
-	k->rdev_minor = 3;
-	k->blksize = 4096;
+	(void)off, (void)whence;
+	f->pos = 0;
+	return 0;
 }
 
 static int null_name(const struct file *f, char *buf, size_t size)
 {
-	(void)f;
-	return snprintf(buf, size, "/dev/null");
+	return snprintf(buf, size, "%s", f->node.path);
 }
 
 static const struct file_ops null_ops = {
-	.read = null_read, .write = null_write, .stat = null_stat, .name = null_name,
+	.read = null_read, .write = null_write, .llseek = null_llseek, .name = null_name,
 };
 
-static bool names_dev_null(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath)
+/* open of a device node (may_open has checked the mode): a new open file of the console (its
+ * input reads as empty, its output prints, as fds 0-2) or of /dev/null; /dev/tty is -ENXIO
+ * (no process has a controlling terminal), checked before the descriptor as Linux's tty_open
+ * runs inside the open. */
+static long open_device(struct fd_table *t, const struct fs_node *n, unsigned long flags)
 {
-	char path[FS_PATH_MAX];
-	bool trailing_slash;
-
-	return user_path_at(mm, t, dirfd, upath, path, &trailing_slash) == 0 && !trailing_slash &&
-	       strcmp(path, "/dev/null") == 0;
-}
-
-static long open_dev_null(struct fd_table *t, unsigned long flags)
-{
+	if (n->rdev != FS_RDEV_NULL && n->rdev != FS_RDEV_CONSOLE)
+		return -ENXIO;
 	if (table_full(t))
 		return -EMFILE;
-	struct file *f = file_alloc(FILE_SPECIAL, open_status_flags(flags));
+	bool console = n->rdev == FS_RDEV_CONSOLE;
+	struct file *f = file_alloc(console ? FILE_CONSOLE : FILE_SPECIAL, open_status_flags(flags));
 	if (!f)
 		return -ENFILE;
-	f->ops = &null_ops;
+	f->node = *n;
+	if (!console)
+		f->ops = &null_ops;
 	return fd_install(t, f, 0, flags & O_CLOEXEC);
 }
 
@@ -416,8 +408,6 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 
 	memset(&node, 0, sizeof(node));
 	long err = fd_lookup_at(mm, t, dirfd, upath, follow, false, &node);
-	if (err == -ENOENT && names_dev_null(mm, t, dirfd, upath))
-		return open_dev_null(t, flags);
 	if (err == -ENOENT && (flags & O_CREAT))
 		return create_error(mm, t, dirfd, upath, err);
 	if (err)
@@ -425,6 +415,8 @@ long fd_open(struct mm *mm, struct fd_table *t, long dirfd, uint64_t upath, unsi
 	err = may_open(&node, flags);
 	if (err)
 		return err;
+	if (node.kind == FS_NODE_DEV)
+		return open_device(t, &node, flags);
 	if (table_full(t))
 		return -EMFILE;
 	struct file *f = file_alloc(FILE_NODE, open_status_flags(flags));

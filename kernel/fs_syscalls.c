@@ -11,6 +11,7 @@
 #include <lib/errno.h>
 #include <lib/string.h>
 #include <mm/mm.h>
+#include <kernel/pipe.h>
 #include <kernel/proc.h>
 #include <kernel/syscall.h>
 
@@ -40,9 +41,8 @@
 #define STATX_BASIC_STATS 0x7ffu
 #define STATX__RESERVED 0x80000000u
 #define STATX_SIZE 256
-#define CONSOLE_DEV_MAJOR 5 /* /dev/console, 5:1 */
-#define CONSOLE_DEV_MINOR 1
-#define DEVTMPFS_MINOR 5
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
 
 /* --- Arguments ------------------------------------------------------------------------------ */
 
@@ -263,13 +263,18 @@ long sys_close(const struct syscall_args *a)
 	return fd_close(files_of(a), fd_arg(a, 0));
 }
 
-/* The new offset for lseek on f, or -errno: the console, pipes and /dev/null cannot seek
- * (-ESPIPE; Linux's /dev/null says 0); /proc files (seq_lseek) only from the start or the
- * current offset; SEEK_DATA/SEEK_HOLE on a file whose data has no holes. */
+/* The new offset for lseek on f, or -errno: an unknown whence first (-EINVAL, ksys_lseek);
+ * the console and pipes cannot seek (-ESPIPE), /dev/null stays at 0; /proc files (seq_lseek)
+ * only from the start or the current offset; SEEK_DATA/SEEK_HOLE on a file whose data has no
+ * holes. */
 static int64_t seek(struct file *f, int64_t off, unsigned whence)
 {
 	int64_t base;
 
+	if (whence > SEEK_HOLE)
+		return -EINVAL;
+	if (f->kind == FILE_SPECIAL && f->ops->llseek)
+		return f->ops->llseek(f, off, whence);
 	if (f->kind != FILE_NODE)
 		return -ESPIPE;
 	int64_t size = f->node.kind == FS_NODE_FILE ? (int64_t)f->node.size : 0;
@@ -332,18 +337,6 @@ long sys_llseek(const struct syscall_args *a)
 
 /* --- The stat family ------------------------------------------------------------------------ */
 
-static void stat_console(struct kstat *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->dev_minor = DEVTMPFS_MINOR;
-	k->ino = 2;
-	k->mode = 0020620; /* S_IFCHR, crw--w---- as a tty */
-	k->nlink = 1;
-	k->rdev_major = CONSOLE_DEV_MAJOR;
-	k->rdev_minor = CONSOLE_DEV_MINOR;
-	k->blksize = 1024;
-}
-
 static void stat_node(const struct fs_node *n, struct kstat *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -351,10 +344,12 @@ static void stat_node(const struct fs_node *n, struct kstat *k)
 	k->ino = n->ino;
 	k->mode = n->mode;
 	k->nlink = n->kind == FS_NODE_DIR ? 2 : 1;
+	k->rdev_major = n->rdev >> 8;
+	k->rdev_minor = n->rdev & 0xff;
 	k->size = (int64_t)n->size;
-	/* The initramfs is a ramfs: page-sized blocks; /proc reports 1024. */
+	/* The initramfs is a ramfs and /dev a devtmpfs: page-sized blocks; /proc reports 1024. */
 	bool rootfs = n->dev_minor == FS_DEV_ROOTFS_MINOR;
-	k->blksize = rootfs ? PAGE_SIZE : 1024;
+	k->blksize = n->dev_minor == FS_DEV_PROC_MINOR ? 1024 : PAGE_SIZE;
 	k->blocks = rootfs ? (int64_t)(ALIGN_UP(n->size, (uint64_t)PAGE_SIZE) / 512) : 0;
 }
 
@@ -364,12 +359,17 @@ static long stat_fd(const struct syscall_args *a, long fd, struct kstat *k)
 
 	if (!f)
 		return -EBADF;
-	if (f->kind == FILE_CONSOLE)
-		stat_console(k);
-	else if (f->kind == FILE_SPECIAL)
+	if (f->kind == FILE_CONSOLE) { /* fds 0-2 or an opened /dev/console: the same node */
+		struct fs_node n;
+		long err = fs_resolve("/dev/console", true, &n);
+		if (err)
+			return err;
+		stat_node(&n, k);
+	} else if (f->kind == FILE_SPECIAL && f->ops->stat) {
 		f->ops->stat(f, k);
-	else
+	} else {
 		stat_node(&f->node, k);
+	}
 	return 0;
 }
 
@@ -577,6 +577,24 @@ long sys_ioctl(const struct syscall_args *a)
 	return f->kind == FILE_CONSOLE ? console_ioctl(a, cmd, arg) : -ENOTTY;
 }
 
+/* F_GETPIPE_SZ and F_SETPIPE_SZ (Linux's pipe_fcntl, which takes the argument as an unsigned
+ * int): not a pipe, -EBADF. A pipe's buffer here is one page frame (kernel/pipe.c's
+ * PIPE_SIZE) and cannot be resized, so the capacity reported is always that page. A new size
+ * is rounded as Linux's round_pipe_size does (above 2^31: -EINVAL; below a page: a page; else
+ * the next power of two): one page is what the pipe has, and the answer is its size; anything
+ * larger is refused with -EPERM, Linux's answer to a size above fs.pipe-max-size, which here is
+ * one page for root too (docs/syscalls.md). */
+static long pipe_size_fcntl(const struct file *f, bool set, uint32_t arg)
+{
+	if (!file_is_pipe(f))
+		return -EBADF;
+	if (set && arg > (1u << 31))
+		return -EINVAL;
+	if (set && arg > PAGE_SIZE)
+		return -EPERM;
+	return PAGE_SIZE;
+}
+
 long sys_fcntl(const struct syscall_args *a)
 {
 	long fd = fd_arg(a, 0);
@@ -603,6 +621,9 @@ long sys_fcntl(const struct syscall_args *a)
 		f->flags = (f->flags & ~(unsigned)(O_APPEND | O_NONBLOCK)) |
 			   ((unsigned)arg & (O_APPEND | O_NONBLOCK));
 		return 0;
+	case F_GETPIPE_SZ:
+	case F_SETPIPE_SZ:
+		return pipe_size_fcntl(f, cmd == F_SETPIPE_SZ, (uint32_t)arg);
 	default:
 		return -EINVAL;
 	}

@@ -3,7 +3,8 @@
  *
  * - The buffer is one page frame: 4 KiB on the 4K presets, 16 or 64 KiB on arm64's 16K and
  *   64K ones. Linux's default is 16 pages (64 KiB with 4K pages); a program sees the difference
- *   only in how much a writer gets in before it blocks (F_GETPIPE_SZ is not served).
+ *   only in how much a writer gets in before it blocks, and in F_GETPIPE_SZ, which reports the
+ *   page (F_SETPIPE_SZ cannot grow it: kernel/fs_syscalls.c).
  * - A write of at most PIPE_BUF (4096) bytes is atomic: it waits until all of it fits and lands
  *   in one piece, never interleaved with another writer's. A longer one goes in as room
  *   appears, and may be interleaved.

@@ -1,7 +1,8 @@
 /* The file namespace (include/kernel/fs.h) and the commands that read it: `cat`, `ls` and `echo`
  * (whose output the shell may redirect with `>`).
  *
- *   /                 the initramfs tree (kernel/initramfs.c) and proc
+ *   /                 the initramfs tree (kernel/initramfs.c), dev and proc
+ *   /dev              the devices the kernel serves: console, null, tty (devtmpfs)
  *   /proc/sys/...     sysctl entries as files; directories derived from their names, so a new
  *                     sysctl entry appears here without anything to register
  *   /proc/self        a link to /proc/PID of the calling process (none in the shell)
@@ -85,6 +86,59 @@ static int sysctl_number(const struct sysctl_entry *want)
 	return 0;
 }
 
+/* --- /dev -------------------------------------------------------------------------------- */
+
+/* /dev as Debian's Linux 6.1 has it: devtmpfs (st_dev 0:5), each node with the mode devtmpfs
+ * gives it (the console 0600; tty and null 0666, their devnode's). Only the devices this kernel
+ * serves: the console (fds 0-2 of every process), null, and tty, which no process can open
+ * (-ENXIO: nobody has a controlling terminal, as an init on /dev/console has none). Mounted
+ * over the initramfs's /dev, as devtmpfs would be. */
+struct dev_node {
+	const char *name;
+	unsigned mode;
+	unsigned rdev;
+	uint64_t ino;
+};
+
+static const struct dev_node dev_nodes[] = { /* in name order, as ls lists them */
+	{ "console", S_IFCHR | 0600, FS_RDEV_CONSOLE, 2 },
+	{ "null", S_IFCHR | 0666, FS_RDEV_NULL, 4 },
+	{ "tty", S_IFCHR | 0666, FS_RDEV_TTY, 3 },
+};
+#define DEV_INO_ROOT 1
+
+static int resolve_dev(const char *path, struct fs_node *n)
+{
+	const char *name = path + 4; /* after "/dev" */
+
+	n->dev_minor = FS_DEV_DEVTMPFS_MINOR;
+	if (!*name) {
+		n->kind = FS_NODE_DIR;
+		n->mode = S_IFDIR | 0755;
+		n->ino = DEV_INO_ROOT;
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
+		const struct dev_node *d = &dev_nodes[i];
+		size_t len = strlen(d->name);
+		if (strncmp(name + 1, d->name, len) != 0)
+			continue;
+		if (name[1 + len] == '/')
+			return -ENOTDIR;
+		if (name[1 + len])
+			continue;
+		n->kind = FS_NODE_DEV;
+		n->mode = d->mode;
+		n->ino = d->ino;
+		n->rdev = d->rdev;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+struct lister;
+static void list_dev(struct lister *l);
+
 /* --- /proc/PID ----------------------------------------------------------------------------- */
 
 /* The process a pid names: the running one or the kept one. */
@@ -126,8 +180,9 @@ static void set_dir(struct fs_node *n, unsigned perm, uint64_t ino, unsigned dev
 }
 
 /* /proc/PID/fd/N: a link per open descriptor, its permission bits the access mode's (lr-x,
- * l-wx, lrwx as Linux's). Followed, it is the file the descriptor's open file was opened from;
- * the console's and a pipe's have no name to reopen here (-ENOENT; Linux reopens them). */
+ * l-wx, lrwx as Linux's), st_size 64 as Linux's. Followed, it is the file the descriptor's
+ * open file was opened from: a path, /dev/console, /dev/null; a pipe has no node here
+ * (-ENOENT; Linux's magic link reaches the pipe itself). */
 static int resolve_fd(struct process *p, const char *name, bool follow, struct fs_node *n)
 {
 	int fd = 0;
@@ -139,12 +194,16 @@ static int resolve_fd(struct process *p, const char *name, bool follow, struct f
 	struct file *f = fd_get(&p->files, fd);
 	if (*name || !f)
 		return -ENOENT;
-	if (follow)
-		return f->kind == FILE_NODE ? fs_resolve(f->node.path, true, n) : -ENOENT;
+	if (follow) {
+		char target[FS_PATH_MAX];
+		fd_link_text(f, target, sizeof(target));
+		return target[0] == '/' ? fs_resolve(target, true, n) : -ENOENT;
+	}
 	unsigned acc = f->flags & O_ACCMODE;
 	n->kind = FS_NODE_LINK;
 	n->mode = S_IFLNK | (acc != O_WRONLY ? 0500 : 0) | (acc != O_RDONLY ? 0300 : 0);
 	n->ino = PROC_INO_FD(p->pid, fd);
+	n->size = 64;
 	return 0;
 }
 
@@ -270,6 +329,8 @@ int fs_resolve(const char *path, bool follow, struct fs_node *n)
 	}
 	if (strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/'))
 		return resolve_proc(path, follow, n);
+	if (strncmp(path, "/dev", 4) == 0 && (path[4] == '\0' || path[4] == '/'))
+		return resolve_dev(path, n);
 	const struct fs_file *f = ramfs_lookup(path);
 	if (!f)
 		return below_a_file(path) ? -ENOTDIR : -ENOENT;
@@ -344,6 +405,8 @@ long fs_node_read(const struct fs_node *n, unsigned uid, uint64_t pos, char *buf
 		proc_maps_text(p, window_put, &w);
 		return (long)w.len;
 	}
+	case FS_NODE_DEV: /* the console's input is empty, as fd 0's */
+		return n->rdev == FS_RDEV_TTY ? -ENXIO : 0;
 	default:
 		return -EINVAL;
 	}
@@ -394,22 +457,29 @@ static void emit_ramfs(struct lister *l, const struct fs_file *f)
 	emit(l, f->name, f->ino, (f->mode & S_IFMT) == S_IFDIR ? DT_DIR : DT_REG);
 }
 
-/* "/": the initramfs's top-level entries with proc among them, in name order. */
+/* "/": the initramfs's top-level entries with the mount points dev and proc among them (in
+ * their place, hiding an archive's own dev or proc), in name order. */
 static void list_root(struct lister *l)
 {
-	bool proc_done = false;
+	static const char *const mounts[] = { "dev", "proc" };
+	static const uint64_t mount_ino[] = { DEV_INO_ROOT, 1 };
+	size_t m = 0;
 
 	for (const struct fs_file *f = ramfs_next_child("/", ""); f;
 	     f = ramfs_next_child("/", f->name)) {
-		if (!proc_done && strcmp("proc", f->name) <= 0) {
-			emit(l, "proc", 1, DT_DIR);
-			proc_done = true;
-		}
-		if (strcmp(f->name, "proc") != 0)
+		for (; m < ARRAY_SIZE(mounts) && strcmp(mounts[m], f->name) <= 0; m++)
+			emit(l, mounts[m], mount_ino[m], DT_DIR);
+		if (strcmp(f->name, "proc") != 0 && strcmp(f->name, "dev") != 0)
 			emit_ramfs(l, f);
 	}
-	if (!proc_done)
-		emit(l, "proc", 1, DT_DIR);
+	for (; m < ARRAY_SIZE(mounts); m++)
+		emit(l, mounts[m], mount_ino[m], DT_DIR);
+}
+
+static void list_dev(struct lister *l)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++)
+		emit(l, dev_nodes[i].name, dev_nodes[i].ino, DT_CHR);
 }
 
 /* /proc, in Linux's order: its own entries, then self, then the pids in increasing order. */
@@ -485,6 +555,8 @@ static void list_children(const struct fs_node *n, struct lister *l)
 
 	if (strcmp(path, "/") == 0) {
 		list_root(l);
+	} else if (n->dev_minor == FS_DEV_DEVTMPFS_MINOR) {
+		list_dev(l);
 	} else if (strcmp(path, "/proc") == 0) {
 		list_proc(l);
 	} else if (strcmp(path, proc_sys) == 0) {
@@ -555,6 +627,10 @@ long fs_write(const char *path, unsigned uid, const char *buf, size_t len)
 	case FS_NODE_SYSCTL: return sysctl_write(n.sysctl, uid, buf, len);
 	case FS_NODE_DIR: return -EISDIR;
 	case FS_NODE_FILE: return -EROFS;
+	case FS_NODE_DEV:
+		if (n.rdev == FS_RDEV_NULL)
+			return (long)len; /* gone, whole */
+		return n.rdev == FS_RDEV_TTY ? -ENXIO : -EACCES;
 	default: return -EACCES;
 	}
 }

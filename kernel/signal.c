@@ -203,6 +203,22 @@ static int next_signal(uint64_t ready)
 	return __builtin_ctzll(sync ? sync : ready) + 1;
 }
 
+int signal_dequeue(struct process *p, uint64_t set, struct signal_info *info)
+{
+	uint64_t ready = p->sys.sigpending & set;
+
+	if (!ready)
+		return 0;
+	int sig = next_signal(ready);
+	const struct sys_siginfo *si = &p->sys.siginfo[sig - 1];
+	*info = (struct signal_info){
+		.signo = sig, .code = si->code, .pid = si->pid, .uid = si->uid, .addr = si->addr,
+		.fault = si->fault, .syndrome = si->syndrome, .trapno = si->trapno,
+	};
+	p->sys.sigpending &= ~sigbit(sig);
+	return sig;
+}
+
 /* The default action of sig: back (ignored), or the end of the process. The "core" signals
  * (SIGSEGV, SIGABRT, ...) end it too: no core file is written, so the wait status has no core
  * flag (0x80), as on Linux with RLIMIT_CORE 0, its default. */

@@ -1,6 +1,6 @@
 /* The signal system calls: rt_sigaction, rt_sigprocmask, sigaltstack in Linux's layouts,
  * rt_sigreturn and sigreturn (the arch reads the frame back, include/arch/signal.h),
- * rt_sigpending and rt_sigsuspend. Delivery itself is kernel/signal.c's. */
+ * rt_sigpending, rt_sigsuspend and rt_sigtimedwait. Delivery itself is kernel/signal.c's. */
 #include <arch/signal.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>
@@ -195,4 +195,97 @@ long sys_rt_sigsuspend(const struct syscall_args *a)
 		if (sched_sleep_interruptible(&p->sys.sigpending, 0) == -EINTR)
 			break;
 	return -ERESTARTNOHAND;
+}
+
+#define NSEC_PER_SEC 1000000000ull
+#define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
+#define SIGINFO_SIZE 128
+
+/* rt_sigtimedwait's timeout: a timespec of two longs of the task's width, or of two 64-bit
+ * fields (time64); -EFAULT, or -EINVAL for what timespec64_valid refuses (a negative tv_sec,
+ * tv_nsec outside [0, 1e9)). Into *ticks: how many whole ticks to sleep so that at least that
+ * much time passes (the current tick is partly gone: one more), 0 for a zero timeout. */
+static long get_timeout_ticks(const struct syscall_args *a, uint64_t uaddr, bool time64,
+			      uint64_t *ticks)
+{
+	int64_t sec, nsec;
+
+	if (time64 || sys_word_size(a) == 8) {
+		int64_t v[2];
+		if (copy_from_user(&a->p->mm, v, uaddr, sizeof(v)))
+			return -EFAULT;
+		sec = v[0], nsec = v[1];
+	} else {
+		int32_t v[2];
+		if (copy_from_user(&a->p->mm, v, uaddr, sizeof(v)))
+			return -EFAULT;
+		sec = v[0], nsec = v[1];
+	}
+	if (sec < 0 || nsec < 0 || (uint64_t)nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	if (sec == 0 && nsec == 0) {
+		*ticks = 0;
+		return 0;
+	}
+	uint64_t max_sec = UINT64_MAX / 4 / HZ; /* beyond: as good as forever */
+	*ticks = (uint64_t)sec > max_sec ? UINT64_MAX / 4
+		 : (uint64_t)sec * HZ + ((uint64_t)nsec + NSEC_PER_TICK - 1) / NSEC_PER_TICK + 1;
+	return 0;
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize) as Linux 6.1's do_sigtimedwait: a pending
+ * signal of set (SIGKILL and SIGSTOP never: they cannot be waited for) is taken out of the
+ * pending set, blocked or not, without running its handler, and its number returned with its
+ * siginfo (128 bytes in the task's layout) at info when info is not NULL. With none pending the
+ * caller sleeps with set unblocked until one comes (its number), the timeout passes (-EAGAIN;
+ * a zero timeout does not sleep; none waits for ever), or another signal it does not block
+ * arrives (-EINTR, never restarted: its handler runs). The blocked mask is the same
+ * afterwards. */
+static long do_sigtimedwait(const struct syscall_args *a, bool time64)
+{
+	struct process *p = a->p;
+	uint64_t set, ticks = 0;
+	bool forever = a->a[2] == 0;
+	struct signal_info info;
+
+	if (a->a[3] != KERNEL_SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&p->mm, &set, a->a[0], sizeof(set)))
+		return -EFAULT;
+	if (!forever) {
+		long err = get_timeout_ticks(a, a->a[2], time64, &ticks);
+		if (err)
+			return err;
+	}
+	set &= ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
+	int sig = signal_dequeue(p, set, &info);
+	bool interrupted = false;
+	if (!sig && (forever || ticks)) {
+		uint64_t blocked = p->sys.sigmask, deadline = forever ? 0 : jiffies + ticks;
+		p->sys.sigmask &= ~set;
+		while (!signal_pending(p) && (forever || jiffies < deadline))
+			sched_sleep_interruptible(&p->sys.sigpending, deadline);
+		interrupted = signal_pending(p);
+		p->sys.sigmask = blocked;
+		sig = signal_dequeue(p, set, &info);
+	}
+	if (!sig)
+		return interrupted ? -EINTR : -EAGAIN;
+	if (a->a[1]) {
+		uint8_t out[SIGINFO_SIZE];
+		signal_fill_siginfo(out, &info, sys_word_size(a) == 8);
+		if (copy_to_user(&p->mm, a->a[1], out, sizeof(out)))
+			return -EFAULT;
+	}
+	return sig;
+}
+
+long sys_rt_sigtimedwait(const struct syscall_args *a)
+{
+	return do_sigtimedwait(a, false);
+}
+
+long sys_rt_sigtimedwait_time64(const struct syscall_args *a)
+{
+	return do_sigtimedwait(a, true);
 }

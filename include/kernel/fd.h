@@ -33,16 +33,19 @@
 struct file;
 struct kstat;
 
-/* What a file other than the console or a namespace node does (a pipe's ends, kernel/pipe.c).
- * read and write get the whole checked request (count <= MAX_RW_COUNT); write's bytes are the
- * user's at ubuf in mm, or (sendfile) the kernel's at kbuf when it is not NULL. release runs
- * when the last descriptor naming the file closes. */
+/* What a file other than the console or a namespace node does (a pipe's ends, kernel/pipe.c;
+ * /dev/null). read and write get the whole checked request (count <= MAX_RW_COUNT); write's
+ * bytes are the user's at ubuf in mm, or (sendfile) the kernel's at kbuf when it is not NULL.
+ * release runs when the last descriptor naming the file closes. Optional: release; stat (NULL:
+ * the node the file was opened from, f->node); llseek (NULL: -ESPIPE, as Linux's no_llseek). */
 struct file_ops {
 	long (*read)(struct file *f, struct mm *mm, uint64_t ubuf, uint64_t count);
 	long (*write)(struct file *f, struct mm *mm, uint64_t ubuf, const char *kbuf,
 		      uint64_t count);
 	void (*release)(struct file *f);
 	void (*stat)(const struct file *f, struct kstat *k);
+	/* The new offset for lseek(off, whence), whence already checked (<= SEEK_HOLE). */
+	int64_t (*llseek)(struct file *f, int64_t off, unsigned whence);
 	/* What /proc/PID/fd/N links to ("pipe:[20001]"), into buf: snprintf's result. */
 	int (*name)(const struct file *f, char *buf, size_t size);
 };
@@ -50,7 +53,7 @@ struct file_ops {
 enum file_kind {
 	FILE_NODE,    /* a node of the namespace: a file, directory, /proc or sysctl file */
 	FILE_CONSOLE, /* the console (fds 0-2 at the start, and their duplicates) */
-	FILE_SPECIAL, /* ops says what it is (a pipe end) */
+	FILE_SPECIAL, /* ops says what it is (a pipe end, /dev/null) */
 };
 
 /* An open file description, as Linux's struct file: what open() or pipe() made, shared by
@@ -63,7 +66,7 @@ struct file {
 	enum file_kind kind;
 	unsigned flags;       /* what F_GETFL reports: access mode, O_APPEND, O_NONBLOCK */
 	uint64_t pos;         /* a file's offset; a directory's next entry number */
-	struct fs_node node;  /* FILE_NODE */
+	struct fs_node node;  /* FILE_NODE; a device's node (/dev/null, an opened /dev/console) */
 	const struct file_ops *ops; /* FILE_SPECIAL */
 	void *priv;           /* FILE_SPECIAL: the ops' own (a pipe) */
 };

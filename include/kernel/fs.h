@@ -1,6 +1,6 @@
 /* The file namespace: the initramfs tree (kernel/initramfs.c: /bin, /bin32 and whatever the
- * archives hold), /proc/sys (sysctl entries as files) and /proc/PID (maps, exe) of the running
- * and the kept process (kernel/procfs.c). Read-only but for the sysctl files. The shell's `cat`,
+ * archives hold), /dev (the devices the kernel serves), /proc/sys (sysctl entries as files) and
+ * /proc/PID (maps, exe, fd) of the running and the kept process (kernel/procfs.c). Read-only but for the sysctl files. The shell's `cat`,
  * `ls` and `>` and the file system calls (kernel/fd.c) both go through it. */
 #ifndef RNDBITS_FS_H
 #define RNDBITS_FS_H
@@ -27,12 +27,15 @@ struct fs_file {
 #define FS_BIN_PATH_MAX 64  /* "/bin32/" and a program's name */
 
 /* st_mode's types and the device numbers st_dev reports (Linux's anonymous block devices:
- * 0:2 the rootfs the initramfs fills, as /proc/PID/maps shows it; /proc's own number). */
+ * 0:2 the rootfs the initramfs fills, as /proc/PID/maps shows it; devtmpfs on /dev and /proc,
+ * their numbers on a Debian 6.1 kernel). */
 #define S_IFMT 0170000u
+#define S_IFCHR 0020000u
 #define S_IFDIR 0040000u
 #define S_IFREG 0100000u
 #define S_IFLNK 0120000u
 #define FS_DEV_ROOTFS_MINOR 2
+#define FS_DEV_DEVTMPFS_MINOR 5
 #define FS_DEV_PROC_MINOR 21
 
 /* The regular file at an absolute, clean path ("/bin/hello"), or NULL. */
@@ -52,8 +55,15 @@ enum fs_node_kind {
 	FS_NODE_FILE,    /* an initramfs file (file) */
 	FS_NODE_SYSCTL,  /* a /proc/sys file (sysctl) */
 	FS_NODE_MAPS,    /* /proc/PID/maps (pid) */
-	FS_NODE_LINK,    /* /proc/self, /proc/PID/exe (lstat, readlink) */
+	FS_NODE_LINK,    /* /proc/self, /proc/PID/exe, /proc/PID/fd/N (lstat, readlink) */
+	FS_NODE_DEV,     /* a character device under /dev (rdev_major:rdev_minor) */
 };
+
+/* The character devices under /dev (major:minor, as Linux numbers them). */
+#define FS_RDEV(major, minor) ((major) << 8 | (minor))
+#define FS_RDEV_NULL FS_RDEV(1, 3)
+#define FS_RDEV_TTY FS_RDEV(5, 0)
+#define FS_RDEV_CONSOLE FS_RDEV(5, 1)
 
 struct fs_node {
 	enum fs_node_kind kind;
@@ -65,6 +75,7 @@ struct fs_node {
 	const struct fs_file *file;         /* FS_NODE_FILE, and initramfs directories */
 	const struct sysctl_entry *sysctl;  /* FS_NODE_SYSCTL */
 	int pid;                            /* FS_NODE_MAPS, LINK and DIR under /proc/PID */
+	unsigned rdev;                      /* FS_NODE_DEV: FS_RDEV(major, minor) */
 };
 
 /* What the absolute path names (clean: no "//", "." or trailing slash; ".." is resolved
@@ -75,7 +86,8 @@ int fs_resolve(const char *path, bool follow, struct fs_node *n);
 
 /* Up to size bytes of the file at pos, as user uid: the count (0 at or past the end), or
  * -EISDIR, -EACCES (sysctl permissions; /proc/PID/maps of another user's process), -EINVAL
- * for a link. */
+ * for a link, -ENXIO for /dev/tty (no controlling terminal). /dev/null and the console read
+ * as empty. */
 long fs_node_read(const struct fs_node *n, unsigned uid, uint64_t pos, char *buf, size_t size);
 
 /* The entries of a directory, in a fixed order ("." and ".." first): entry number index into
@@ -83,8 +95,9 @@ long fs_node_read(const struct fs_node *n, unsigned uid, uint64_t pos, char *buf
 struct fs_dirent {
 	char name[FS_PATH_MAX];
 	uint64_t ino;
-	unsigned char type; /* DT_DIR, DT_REG, DT_LNK */
+	unsigned char type; /* DT_DIR, DT_REG, DT_LNK, DT_CHR */
 };
+#define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
 #define DT_LNK 10

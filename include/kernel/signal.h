@@ -78,6 +78,11 @@ void signal_syscall_returned(struct process *p, long ret);
 /* Has the running process a pending signal it does not block? (Interruptible sleeps end.) */
 bool signal_pending(const struct process *p);
 
+/* Take the first of p's pending signals in set out of the pending set (a fault's first, then
+ * the lowest number, as delivery picks them), its siginfo into *info: its number, or 0 when
+ * none of set is pending (rt_sigtimedwait). */
+int signal_dequeue(struct process *p, uint64_t set, struct signal_info *info);
+
 /* On the way back to user mode: act on the running process's pending, unblocked signals, one
  * at a time: take the default action, or set up the handler's frame in *f. */
 void signal_deliver(struct trap_frame *f);

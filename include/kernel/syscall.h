@@ -136,6 +136,8 @@ long sys_rt_sigreturn(const struct syscall_args *);
 long sys_sigreturn(const struct syscall_args *);   /* i386, ARM EABI and their compat */
 long sys_rt_sigpending(const struct syscall_args *);
 long sys_rt_sigsuspend(const struct syscall_args *);
+long sys_rt_sigtimedwait(const struct syscall_args *);
+long sys_rt_sigtimedwait_time64(const struct syscall_args *);
 long sys_brk(const struct syscall_args *);
 long sys_mmap(const struct syscall_args *);     /* offset in bytes */
 long sys_mmap2(const struct syscall_args *);    /* offset in 4096-byte units */

@@ -605,7 +605,10 @@ SYSCALL(sched_setscheduler, NULL)
 SYSCALL(sched_getscheduler, NULL)
 #endif
 #ifdef __NR_rt_sigtimedwait
-SYSCALL(rt_sigtimedwait, NULL)
+SYSCALL(rt_sigtimedwait, sys_rt_sigtimedwait)
+#endif
+#ifdef __NR_rt_sigtimedwait_time64
+SYSCALL(rt_sigtimedwait_time64, sys_rt_sigtimedwait_time64)
 #endif
 #ifdef __NR_rt_sigsuspend
 SYSCALL(rt_sigsuspend, sys_rt_sigsuspend)

@@ -29,12 +29,19 @@ static unsigned fs_writes;
 
 unsigned current_uid(void) { return uid; }
 
-/* The namespace: "/", "/proc", "/proc/sys", "/proc/sys/vm" directories and the knob. */
+/* The namespace: "/", "/proc", "/proc/sys", "/proc/sys/vm" directories, the knob and
+ * /dev/null. */
 int fs_resolve(const char *path, bool follow, struct fs_node *n)
 {
 	(void)follow;
 	memset(n, 0, sizeof(*n));
 	lib_strlcpy(n->path, path, sizeof(n->path));
+	if (strcmp(path, "/dev/null") == 0) {
+		n->kind = FS_NODE_DEV;
+		n->mode = S_IFCHR | 0666;
+		n->rdev = FS_RDEV_NULL;
+		return 0;
+	}
 	if (strcmp(path, KNOB_PATH) == 0) {
 		n->kind = FS_NODE_SYSCTL;
 		n->mode = S_IFREG | knob.mode;
@@ -264,12 +271,12 @@ static void test_shared_files(void **state)
 	assert_int_equal(fd_get(&files, 3)->refs, 2);
 	fd_table_release(&files);
 
-	/* /dev/null: no node, still opens; reads end, writes vanish. */
+	/* /dev/null: a device node; reads end, writes vanish, name/ is not a directory. */
 	fd_table_init(&files);
 	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/dev/null"), O_RDWR), 3);
 	assert_int_equal(fd_read(&mm, &files, 3, user(buf), sizeof(buf)), 0);
 	assert_int_equal(fd_write(&mm, &files, 3, user("gone"), 4), 4);
-	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/dev/null/"), 0), -ENOENT);
+	assert_int_equal(fd_open(&mm, &files, AT_FDCWD, user("/dev/null/"), 0), -ENOTDIR);
 	fd_table_release(&files);
 
 	struct file *got[NFILE];

@@ -129,6 +129,13 @@ int copy_to_user(struct mm *mm, uint64_t dst, const void *src, size_t len)
 	return 0;
 }
 
+/* kernel/pipe.c is not linked: no file here is a pipe (F_GETPIPE_SZ's test). */
+bool file_is_pipe(const struct file *f)
+{
+	(void)f;
+	return false;
+}
+
 /* --- Helpers ------------------------------------------------------------------------------- */
 
 static char tmp[64];
@@ -362,6 +369,50 @@ static void test_open_read_seek(void **state)
 	fd_table_release(&proc.files);
 }
 
+/* /dev: the console, null and tty as devtmpfs nodes (statx's fixed layout: mode at 28, ino at
+ * 32, rdev at 128); /dev/null seeks to 0 whatever it is asked, the console and fds 0-2 are the
+ * same node, /dev/tty opens nobody's terminal (ENXIO). */
+static void test_devices(void **state)
+{
+	uint8_t sx[256], sx1[256];
+	char buf[8];
+	(void)state;
+	setup_process();
+	assert_int_equal(call(sys_statx, (uint64_t)AT_FDCWD, u("/dev/null"), 0, 0x7ff, u(sx)), 0);
+	assert_int_equal(get(sx, 28, 2), 020666);
+	assert_int_equal(get(sx, 128, 4), 1);
+	assert_int_equal(get(sx, 132, 4), 3);
+	long fd = call(sys_open, u("/dev/null"), O_RDWR, 0, 0, 0);
+	assert_int_equal(fd, 3);
+	assert_int_equal(call(sys_lseek, fd, 100, 0, 0, 0), 0);
+	assert_int_equal(call(sys_lseek, fd, (uint64_t)-5, 2, 0, 0), 0);
+	assert_int_equal(call(sys_lseek, fd, 0, 5, 0, 0), -EINVAL);
+	assert_int_equal(call(sys_read, fd, u(buf), sizeof(buf), 0, 0), 0);
+	assert_int_equal(call(sys_write, fd, u("gone"), 4, 0, 0), 4);
+	assert_int_equal(call(sys_fcntl, fd, 1032, 0, 0, 0), -EBADF); /* F_GETPIPE_SZ */
+	assert_int_equal(call(sys_readlink, u("/proc/self/fd/3"), u(tmp), sizeof(tmp), 0, 0), 9);
+	assert_memory_equal(tmp, "/dev/null", 9);
+	assert_int_equal(call(sys_statx, (uint64_t)AT_FDCWD, u("/dev/console"), 0, 0x7ff, u(sx)), 0);
+	assert_int_equal(get(sx, 28, 2), 020600);
+	assert_int_equal(call(sys_statx, 1, u(""), AT_EMPTY_PATH, 0x7ff, u(sx1)), 0);
+	assert_memory_equal(sx, sx1, sizeof(sx));
+	assert_int_equal(call(sys_statx, (uint64_t)AT_FDCWD, u("/proc/self/fd/2"), 0, 0x7ff, u(sx1)), 0);
+	assert_memory_equal(sx, sx1, sizeof(sx));
+	long con = call(sys_open, u("/dev/console"), O_WRONLY, 0, 0, 0);
+	assert_int_equal(con, 4);
+	out_len = 0;
+	assert_int_equal(call(sys_write, con, u("hi"), 2, 0, 0), 2);
+	expect_out("hi");
+	assert_int_equal(call(sys_lseek, con, 0, 1, 0, 0), -ESPIPE);
+	assert_int_equal(call(sys_open, u("/dev/tty"), O_RDWR, 0, 0, 0), -ENXIO);
+	assert_int_equal(call(sys_open, u("/dev/nope"), O_RDWR, 0, 0, 0), -ENOENT);
+	assert_int_equal(call(sys_open, u("/dev/null/x"), O_RDWR, 0, 0, 0), -ENOTDIR);
+	uid = UID_NOBODY;
+	assert_int_equal(call(sys_open, u("/dev/console"), O_WRONLY, 0, 0, 0), -EACCES);
+	uid = UID_ROOT;
+	fd_table_release(&proc.files);
+}
+
 /* sendfile: from the file's position (which moves), or from *offset (stored back, the position
  * untouched), to the console; errors in do_sendfile's order. /bin/hello holds "second\n". */
 static void test_sendfile(void **state)
@@ -438,7 +489,7 @@ static void test_stat(void **state)
 	a = args(1, u(st), 0, 0, 0);
 	a.compat = true;
 	assert_int_equal(sys_newfstat(&a), 0);
-	assert_int_equal(get(st, 8, 2), 020620); /* the console: a character device */
+	assert_int_equal(get(st, 8, 2), 020600); /* the console: devtmpfs's crw------- */
 	assert_int_equal(get(st, 16, 4), 5 << 8 | 1);
 	assert_int_equal(st[64], 0xee);
 	/* lstat of a link, stat follows it; fstatat flags; errors. */
@@ -621,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_unpack),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_open_read_seek),
+		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_sendfile),
 		cmocka_unit_test(test_stat),
 		cmocka_unit_test(test_directories),

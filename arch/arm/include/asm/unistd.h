@@ -200,6 +200,7 @@
 #define __NR_clock_nanosleep_time64 407
 #define __NR_pselect6_time64 413
 #define __NR_ppoll_time64 414
+#define __NR_rt_sigtimedwait_time64 421
 #define __NR_futex_time64 422
 #define __NR_clone3 435
 #define __NR_close_range 436
