@@ -7,7 +7,8 @@
  *   DEFAULT_POLLMASK.
  * - The wait is one scan of the descriptors, then a sleep on poll_chan, which every change of
  *   a file's readiness wakes (poll_notify), a signal, or the timeout's tick ends; then a new
- *   scan. Timeouts are rounded up to whole timer ticks, plus one: never shorter than asked.
+ *   scan. The timeout is measured on the counter the clocks read (time_now_ns), in sleeps of
+ *   whole ticks: never shorter than asked, up to a tick longer.
  * - A signal ends the wait with -ERESTARTNOHAND: -EINTR once a handler runs, SA_RESTART or
  *   not; the call starts again when no handler runs. (Linux's poll returns
  *   -ERESTART_RESTARTBLOCK, which restarts with the time left; a program sees the difference
@@ -58,26 +59,38 @@ static unsigned file_ready(const struct file *f)
 /* ---- Timeouts ---- */
 
 struct timeout {
-	bool set;          /* false: wait for as long as it takes */
-	uint64_t ns;       /* as asked */
-	uint64_t deadline; /* in jiffies */
+	bool set;    /* false: wait for as long as it takes */
+	uint64_t ns; /* as asked */
+	uint64_t end; /* time_now_ns() when it is over */
 };
 
 static void timeout_start(struct timeout *t, uint64_t ns)
 {
-	/* Rounded up to whole ticks, and one more for the tick already under way. */
-	uint64_t ticks = ns ? ns / NSEC_PER_TICK + (ns % NSEC_PER_TICK != 0) + 1 : 0;
+	uint64_t now = time_now_ns();
 
 	t->set = true;
 	t->ns = ns;
-	t->deadline = jiffies + MIN(ticks, UINT64_MAX / 2);
+	t->end = now + ns < now ? UINT64_MAX : now + ns;
+}
+
+static bool timeout_over(const struct timeout *t)
+{
+	return t->set && time_now_ns() >= t->end;
 }
 
 static uint64_t timeout_left_ns(const struct timeout *t)
 {
-	uint64_t ticks = t->deadline > jiffies ? t->deadline - jiffies : 0;
+	uint64_t now = time_now_ns();
 
-	return MIN(t->ns, ticks > UINT64_MAX / NSEC_PER_TICK ? UINT64_MAX : ticks * NSEC_PER_TICK);
+	return t->end > now ? t->end - now : 0;
+}
+
+/* The jiffy by which the timeout is over (a tick late at most), for the sleep; 0: none. */
+static uint64_t timeout_deadline(const struct timeout *t)
+{
+	if (!t->set)
+		return 0;
+	return jiffies + MIN(timeout_left_ns(t) / NSEC_PER_TICK + 1, UINT64_MAX / 2);
 }
 
 /* The two fields of a timespec or timeval: longs of the task's width, or 64-bit fields. */
@@ -194,11 +207,11 @@ static long wait_ready(const struct syscall_args *a, scan_fn scan, void *ctx,
 		long n = scan(a, ctx);
 		if (n)
 			return n;
-		if (t->set && jiffies >= t->deadline)
+		if (timeout_over(t))
 			return 0;
 		if (signal_pending(a->p))
 			return -ERESTARTNOHAND;
-		sched_sleep_interruptible(&poll_chan, t->set ? t->deadline : 0);
+		sched_sleep_interruptible(&poll_chan, timeout_deadline(t));
 	}
 }
 

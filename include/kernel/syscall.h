@@ -118,6 +118,9 @@ long sys_pause(const struct syscall_args *);
 long sys_sched_yield(const struct syscall_args *);
 long sys_sched_getaffinity(const struct syscall_args *);
 long sys_prctl(const struct syscall_args *);
+/* Nanoseconds since boot on the free-running counter every clock counts from (kernel/sys_time.c):
+ * timeouts measure on it, as the user's clock_gettime does. */
+uint64_t time_now_ns(void);
 long sys_clock_gettime(const struct syscall_args *);   /* the task's own timespec */
 long sys_clock_gettime64(const struct syscall_args *); /* 64-bit timespec on 32-bit ABIs */
 long sys_clock_getres(const struct syscall_args *);

@@ -140,17 +140,17 @@ static void timeout_cases(void)
 	struct pollfd fd = { p[0], POLLIN, 0 };
 	long long t0 = now_ms();
 	int r = poll(&fd, 1, 0);
-	check(r == 0 && now_ms() - t0 < 20, "poll, timeout 0: 0 at once");
+	check(r == 0 && now_ms() - t0 < 500, "poll, timeout 0: 0 at once"); /* a loaded host may pause us */
 	t0 = now_ms();
 	r = poll(&fd, 1, 50);
 	long long dt = now_ms() - t0;
-	check(r == 0 && dt >= 50 && dt < 1000, "poll, timeout 50 ms: 0 after at least 50 ms");
+	check(r == 0 && dt >= 50 && dt < 2000, "poll, timeout 50 ms: 0 after at least 50 ms");
 
 	struct timespec ts = { 0, 50 * 1000000 };
 	t0 = now_ms();
 	r = ppoll(&fd, 1, &ts, NULL);
 	dt = now_ms() - t0;
-	check(r == 0 && dt >= 50 && dt < 1000, "ppoll, timeout 50 ms: 0 after at least 50 ms");
+	check(r == 0 && dt >= 50 && dt < 2000, "ppoll, timeout 50 ms: 0 after at least 50 ms");
 	ts.tv_nsec = -1;
 	r = ppoll(&fd, 1, &ts, NULL);
 	check(r == -1 && errno == EINVAL, "ppoll, tv_nsec -1: EINVAL");
