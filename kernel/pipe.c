@@ -28,6 +28,7 @@
 #include <kernel/signal.h>
 #include <kernel/syscall.h>
 #include <kernel/pipe.h>
+#include <kernel/poll.h>
 #include <lib/errno.h>
 #include <lib/fmt.h>
 #include <lib/string.h>
@@ -64,10 +65,12 @@ static struct pipe *pipe_of(const struct file *f)
 	return f->priv;
 }
 
-/* Both readers and writers sleep on the pipe itself and re-check their condition when woken. */
+/* Both readers and writers sleep on the pipe itself and re-check their condition when woken;
+ * so do poll and select, on their own channel. */
 static void wake_all(struct pipe *p)
 {
 	sched_wakeup(p);
+	poll_notify();
 }
 
 /* Out of the ring into user memory. n <= p->len. */
@@ -197,12 +200,37 @@ static int pipe_name(const struct file *f, char *buf, size_t size)
 	return snprintf(buf, size, "pipe:[%llu]", (unsigned long long)pipe_of(f)->ino);
 }
 
+/* poll: the read end is readable with bytes in the pipe, and hung up (end of file) once no
+ * writer is left; the write end writable while there is room, in error once no reader is left.
+ * A write larger than the room still waits, as poll(2) allows. (Linux counts its 16 buffers:
+ * writable while one page is free, so a 4096-byte write fits; a one-page pipe would be
+ * writable only when empty by that rule, and a byte left unread would stall a writer.) */
+static unsigned pipe_poll(const struct file *f)
+{
+	const struct pipe *p = pipe_of(f);
+	unsigned mask = 0;
+
+	if ((f->flags & O_ACCMODE) == O_RDONLY) {
+		if (p->len)
+			mask |= POLLIN | POLLRDNORM;
+		if (p->writers == 0)
+			mask |= POLLHUP;
+	} else {
+		if (p->len < PIPE_SIZE)
+			mask |= POLLOUT | POLLWRNORM;
+		if (p->readers == 0)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
 	.stat = pipe_stat,
 	.name = pipe_name,
+	.poll = pipe_poll,
 };
 
 bool file_is_pipe(const struct file *f)

@@ -24,7 +24,7 @@ enum {
 #define TIMER_ABSTIME 1
 
 /* Nanoseconds since boot, without overflowing the product for years of cycles. */
-static uint64_t now_ns(void)
+uint64_t time_now_ns(void)
 {
 	uint64_t c = arch_cycles(), hz = arch_cycles_hz();
 
@@ -81,7 +81,7 @@ static long clock_gettime_common(const struct syscall_args *a, bool time64)
 
 	if (clock > CLOCK_LAST)
 		return -EINVAL;
-	uint64_t ns = now_ns();
+	uint64_t ns = time_now_ns();
 	return put_pair(a, a->a[1], timespec_field(a, time64), (int64_t)(ns / NSEC_PER_SEC),
 			(int64_t)(ns % NSEC_PER_SEC));
 }
@@ -119,7 +119,7 @@ long sys_clock_getres64(const struct syscall_args *a)
 
 long sys_gettimeofday(const struct syscall_args *a)
 {
-	uint64_t ns = now_ns();
+	uint64_t ns = time_now_ns();
 
 	if (a->a[0]) {
 		long err = put_pair(a, a->a[0], sys_word_size(a), (int64_t)(ns / NSEC_PER_SEC),
@@ -134,7 +134,7 @@ long sys_gettimeofday(const struct syscall_args *a)
 
 long sys_time(const struct syscall_args *a)
 {
-	int64_t t = (int64_t)(now_ns() / NSEC_PER_SEC);
+	int64_t t = (int64_t)(time_now_ns() / NSEC_PER_SEC);
 
 	if (a->a[0]) {
 		int32_t t32 = (int32_t)t;
@@ -154,7 +154,7 @@ static const char sleep_chan;
 static long sleep_until(uint64_t deadline_ns)
 {
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = time_now_ns();
 		if (now >= deadline_ns)
 			return 0;
 		uint64_t left = deadline_ns - now, ticks = left / NSEC_PER_TICK + 1;
@@ -168,7 +168,7 @@ static long sleep_until(uint64_t deadline_ns)
 static long nanosleep_common(const struct syscall_args *a, uint64_t req, uint64_t rem,
 			     bool time64, bool absolute)
 {
-	uint64_t ns, now = now_ns();
+	uint64_t ns, now = time_now_ns();
 	long err = get_timespec_ns(a, req, time64, &ns);
 
 	if (err)
@@ -178,7 +178,7 @@ static long nanosleep_common(const struct syscall_args *a, uint64_t req, uint64_
 		return 0;
 	/* Interrupted: a relative sleep reports what was left, as Linux does. */
 	if (rem && !absolute) {
-		uint64_t left = deadline - MIN(deadline, now_ns());
+		uint64_t left = deadline - MIN(deadline, time_now_ns());
 		err = put_pair(a, rem, timespec_field(a, time64), (int64_t)(left / NSEC_PER_SEC),
 			       (int64_t)(left % NSEC_PER_SEC));
 		if (err)
@@ -259,7 +259,7 @@ static long futex_common(const struct syscall_args *a, bool time64)
 		long err = get_timespec_ns(a, timeout, time64, &ns);
 		if (err)
 			return err;
-		uint64_t now = now_ns();
+		uint64_t now = time_now_ns();
 		if (sleep_until(op == FUTEX_WAIT_BITSET ? ns : now + ns < now ? UINT64_MAX : now + ns))
 			return -EINTR;
 		return -ETIMEDOUT;

@@ -82,7 +82,9 @@ struct sysent {
  * replace the process on Linux (exit, exit_group, kill, tkill, tgkill, sigreturn, rt_sigreturn,
  * reboot, pause, sigsuspend, rt_sigsuspend, nanosleep, fork, vfork, clone, clone3, execve,
  * execveat, wait4; arm's breakpoint): never made, whatever this kernel does with them today;
- * nor pipe and pipe2: a read of an empty pipe whose write end the reader holds waits forever. */
+ * nor pipe and pipe2: a read of an empty pipe whose write end the reader holds waits forever;
+ * nor poll, ppoll, select, _newselect, pselect6 and their time64 forms: with no descriptor and
+ * no (or a random) timeout they wait like pause. */
 #if defined(__aarch64__)
 static const struct sysent calls[] = {
 	{ 63, K_READ }, { 64, K_WRITE }, { 56, K_OPENAT }, { 57, K_CLOSE }, { 172, K_GETPID },
@@ -91,7 +93,7 @@ static const struct sysent calls[] = {
 	{ 25, K_FCNTL },
 };
 static const long never[] = { 93, 94, 129, 130, 131, 139, 142, 133, 101, 220, 435, 221, 281, 260,
-			      59 };
+			      59, 72, 73 };
 #define TABLE_SIZE 460
 #elif defined(__arm__)
 static const struct sysent calls[] = {
@@ -101,7 +103,8 @@ static const struct sysent calls[] = {
 	{ 358, K_DUP }, { 55, K_FCNTL }, { 221, K_FCNTL },
 };
 static const long never[] = { 1, 248, 37, 238, 268, 119, 173, 88, 29, 72, 179, 162, 2, 190,
-			      120, 435, 11, 387, 114, 0xf0001, 42, 359 };
+			      120, 435, 11, 387, 114, 0xf0001, 42, 359, 142, 168, 335, 336, 413,
+			      414 };
 #define TABLE_SIZE 460
 #elif defined(__x86_64__)
 static const struct sysent calls[] = {
@@ -111,7 +114,7 @@ static const struct sysent calls[] = {
 	{ 292, K_DUP }, { 72, K_FCNTL },
 };
 static const long never[] = { 60, 231, 62, 200, 234, 15, 169, 34, 130, 35, 57, 58, 56, 435, 59,
-			      322, 61, 22, 293 };
+			      322, 61, 22, 293, 7, 23, 270, 271 };
 #define TABLE_SIZE 460
 #endif
 #if defined(__i386__) || defined(__x86_64__)
@@ -123,7 +126,8 @@ static const struct sysent calls_i386[] = {
 	{ 330, K_DUP }, { 55, K_FCNTL }, { 221, K_FCNTL },
 };
 static const long never_i386[] = { 1, 252, 37, 238, 270, 119, 173, 88, 29, 72, 179, 162, 2,
-				   190, 120, 435, 11, 358, 114, 7, 42, 331 };
+				   190, 120, 435, 11, 358, 114, 7, 42, 331, 82, 142, 168, 308,
+				   309, 413, 414 };
 #endif
 #if defined(__i386__)
 #define calls calls_i386

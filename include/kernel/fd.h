@@ -48,6 +48,9 @@ struct file_ops {
 	int64_t (*llseek)(struct file *f, int64_t off, unsigned whence);
 	/* What /proc/PID/fd/N links to ("pipe:[20001]"), into buf: snprintf's result. */
 	int (*name)(const struct file *f, char *buf, size_t size);
+	/* What a read or write would not wait for now: POLLIN, POLLOUT, POLLHUP, POLLERR
+	 * (include/kernel/poll.h). NULL: always ready, as /dev/null. */
+	unsigned (*poll)(const struct file *f);
 };
 
 enum file_kind {

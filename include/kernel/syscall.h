@@ -118,6 +118,9 @@ long sys_pause(const struct syscall_args *);
 long sys_sched_yield(const struct syscall_args *);
 long sys_sched_getaffinity(const struct syscall_args *);
 long sys_prctl(const struct syscall_args *);
+/* Nanoseconds since boot on the free-running counter every clock counts from (kernel/sys_time.c):
+ * timeouts measure on it, as the user's clock_gettime does. */
+uint64_t time_now_ns(void);
 long sys_clock_gettime(const struct syscall_args *);   /* the task's own timespec */
 long sys_clock_gettime64(const struct syscall_args *); /* 64-bit timespec on 32-bit ABIs */
 long sys_clock_getres(const struct syscall_args *);
@@ -202,6 +205,16 @@ long sys_readlink(const struct syscall_args *);
 long sys_readlinkat(const struct syscall_args *);
 long sys_access(const struct syscall_args *);
 long sys_faccessat(const struct syscall_args *);  /* faccessat and faccessat2 */
+
+/* Waiting for descriptors (kernel/poll.c). select is x86_64's and the 32-bit ABIs'
+ * _newselect; i386's select (82) is the old one, its arguments in a block in memory. */
+long sys_poll(const struct syscall_args *);
+long sys_ppoll(const struct syscall_args *);         /* the task's timespec */
+long sys_ppoll_time64(const struct syscall_args *);  /* 64-bit timespec on 32-bit ABIs */
+long sys_select(const struct syscall_args *);
+long sys_old_select(const struct syscall_args *);
+long sys_pselect6(const struct syscall_args *);
+long sys_pselect6_time64(const struct syscall_args *);
 
 /* The regular file open on descriptor fd of p (for mmap of a file), or NULL with *err set to
  * Linux's errno for mmap: -EBADF (not open), -EACCES (not a regular file, or not readable). */

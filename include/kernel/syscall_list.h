@@ -264,10 +264,34 @@ SYSCALL(mprotect, sys_mprotect)
 SYSCALL(madvise, sys_madvise)
 #endif
 
-/* Known by name only: -ENOSYS, with the name in the console line. */
+/* Waiting for descriptors (kernel/poll.c): i386's select (82) is the old one, its arguments
+ * in a block in memory; the 32-bit ABIs' select(2) is _newselect. */
 #ifdef __NR_poll
-SYSCALL(poll, NULL)
+SYSCALL(poll, sys_poll)
 #endif
+#if defined(__NR_select) && SYSCALL_ABI_BITS == 64
+SYSCALL(select, sys_select)
+#endif
+#if defined(__NR_select) && SYSCALL_ABI_BITS == 32
+SYSCALL(select, sys_old_select)
+#endif
+#ifdef __NR__newselect
+SYSCALL(_newselect, sys_select)
+#endif
+#ifdef __NR_pselect6
+SYSCALL(pselect6, sys_pselect6)
+#endif
+#ifdef __NR_ppoll
+SYSCALL(ppoll, sys_ppoll)
+#endif
+#ifdef __NR_pselect6_time64
+SYSCALL(pselect6_time64, sys_pselect6_time64)
+#endif
+#ifdef __NR_ppoll_time64
+SYSCALL(ppoll_time64, sys_ppoll_time64)
+#endif
+
+/* Known by name only: -ENOSYS, with the name in the console line. */
 #ifdef __NR_rt_sigreturn
 SYSCALL(rt_sigreturn, sys_rt_sigreturn)
 #endif
@@ -279,9 +303,6 @@ SYSCALL(pwrite64, NULL)
 #endif
 #ifdef __NR_pipe
 SYSCALL(pipe, sys_pipe)
-#endif
-#ifdef __NR_select
-SYSCALL(select, NULL)
 #endif
 #ifdef __NR_mremap
 SYSCALL(mremap, NULL)
@@ -505,12 +526,6 @@ SYSCALL(symlinkat, NULL)
 #ifdef __NR_fchmodat
 SYSCALL(fchmodat, NULL)
 #endif
-#ifdef __NR_pselect6
-SYSCALL(pselect6, NULL)
-#endif
-#ifdef __NR_ppoll
-SYSCALL(ppoll, NULL)
-#endif
 #ifdef __NR_get_robust_list
 SYSCALL(get_robust_list, NULL)
 #endif
@@ -568,9 +583,6 @@ SYSCALL(sigprocmask, NULL)
 #ifdef __NR_signal
 SYSCALL(signal, NULL)
 #endif
-#ifdef __NR__newselect
-SYSCALL(_newselect, NULL)
-#endif
 #ifdef __NR_waitid
 SYSCALL(waitid, sys_waitid)
 #endif
@@ -624,12 +636,6 @@ SYSCALL(sigsuspend, NULL)
 #endif
 #ifdef __NR_sigreturn
 SYSCALL(sigreturn, sys_sigreturn)
-#endif
-#ifdef __NR_ppoll_time64
-SYSCALL(ppoll_time64, NULL)
-#endif
-#ifdef __NR_pselect6_time64
-SYSCALL(pselect6_time64, NULL)
 #endif
 #ifdef __NR_epoll_pwait
 SYSCALL(epoll_pwait, NULL)

@@ -1,6 +1,6 @@
 /* The vvar data page: what the kernel (kernel/vdso.c) tells every process's vDSO about time.
  * Shared by the kernel and the vDSO sources, so fixed-width fields only. The kernel's clocks
- * count the free-running counter from 0 (kernel/sys_time.c's now_ns), so the counter's rate
+ * count the free-running counter from 0 (kernel/sys_time.c's time_now_ns), so the counter's rate
  * is all a vDSO needs to compute the same nanoseconds the system call returns. */
 #ifndef RNDBITS_VDSO_DATA_H
 #define RNDBITS_VDSO_DATA_H
