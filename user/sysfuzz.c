@@ -83,8 +83,8 @@ struct sysent {
  * reboot, pause, sigsuspend, rt_sigsuspend, nanosleep, fork, vfork, clone, clone3, execve,
  * execveat, wait4; arm's breakpoint): never made, whatever this kernel does with them today;
  * nor pipe and pipe2: a read of an empty pipe whose write end the reader holds waits forever;
- * nor poll, ppoll, select, _newselect, pselect6 and their time64 forms: with no descriptor and
- * no (or a random) timeout they wait like pause. */
+ * nor poll, ppoll, select, _newselect, pselect6, rt_sigtimedwait and their time64 forms: with
+ * no descriptor or signal to wait for and no (or a random) timeout they wait like pause. */
 #if defined(__aarch64__)
 static const struct sysent calls[] = {
 	{ 63, K_READ }, { 64, K_WRITE }, { 56, K_OPENAT }, { 57, K_CLOSE }, { 172, K_GETPID },
@@ -93,7 +93,7 @@ static const struct sysent calls[] = {
 	{ 25, K_FCNTL },
 };
 static const long never[] = { 93, 94, 129, 130, 131, 139, 142, 133, 101, 220, 435, 221, 281, 260,
-			      59, 72, 73 };
+			      59, 72, 73, 137 };
 #define TABLE_SIZE 460
 #elif defined(__arm__)
 static const struct sysent calls[] = {
@@ -104,7 +104,7 @@ static const struct sysent calls[] = {
 };
 static const long never[] = { 1, 248, 37, 238, 268, 119, 173, 88, 29, 72, 179, 162, 2, 190,
 			      120, 435, 11, 387, 114, 0xf0001, 42, 359, 142, 168, 335, 336, 413,
-			      414 };
+			      414, 177, 421 };
 #define TABLE_SIZE 460
 #elif defined(__x86_64__)
 static const struct sysent calls[] = {
@@ -114,7 +114,7 @@ static const struct sysent calls[] = {
 	{ 292, K_DUP }, { 72, K_FCNTL },
 };
 static const long never[] = { 60, 231, 62, 200, 234, 15, 169, 34, 130, 35, 57, 58, 56, 435, 59,
-			      322, 61, 22, 293, 7, 23, 270, 271 };
+			      322, 61, 22, 293, 7, 23, 270, 271, 128 };
 #define TABLE_SIZE 460
 #endif
 #if defined(__i386__) || defined(__x86_64__)
@@ -127,7 +127,7 @@ static const struct sysent calls_i386[] = {
 };
 static const long never_i386[] = { 1, 252, 37, 238, 270, 119, 173, 88, 29, 72, 179, 162, 2,
 				   190, 120, 435, 11, 358, 114, 7, 42, 331, 82, 142, 168, 308,
-				   309, 413, 414 };
+				   309, 413, 414, 177, 421 };
 #endif
 #if defined(__i386__)
 #define calls calls_i386
