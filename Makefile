@@ -152,8 +152,9 @@ images: $(addprefix image-,$(PRESETS))
 # Debian's cross toolchains, and Debian's busybox-static of each ISA fetched (qemu/deps.sh
 # makes the packages' architectures known to apt). Transcripts' `progs:` headers pack them.
 progs: deps
-	@cmake -S tests/progs -B build/progs >/dev/null
-	+@cmake --build build/progs
+	@cmake -G Ninja -S tests/progs -B build/progs \
+	  $$(if $(call stale_cache,build/progs); then echo --fresh; fi) >/dev/null
+	@cmake --build build/progs -j$(NPROC)
 
 ifneq ($(PRESET),)
 
