@@ -94,54 +94,57 @@ $(QEMU_GOALS):
 	  echo "say what to do with $(PRESET): make $@ $(subst $(eval) ,|,$(strip $(PRESET_ACTIONS)))" >&2; exit 2)
 
 # Configure a preset once (again when the presets change); cmake --build re-runs CMake itself
-# when a CMakeLists.txt changes. The `+` lets each nested build share make's job slots.
+# when a CMakeLists.txt changes. Each nested build is a Ninja of NPROC jobs (Ninja 1.11 takes no
+# job slots from make: make -j2 test runs two at once, a little more than two cores' worth).
 .PRECIOUS: build/%/CMakeCache.txt
-# A build directory whose toolchain file is gone (they moved from cmake/ to arch/<isa>/) is
-# configured afresh: CMake would otherwise go on including the old path (CMakeSystem.cmake).
-toolchain_gone = tc=$$(sed -n 's/^include("\(.*\)")$$/\1/p' $(1)/CMakeFiles/*/CMakeSystem.cmake \
-	2>/dev/null | head -n 1); [ -n "$$tc" ] && [ ! -f "$$tc" ]
+# A build directory CMake cannot reuse is configured afresh: its toolchain file is gone (they
+# moved from cmake/ to arch/<isa>/; CMake would go on including the old path, CMakeSystem.cmake)
+# or another generator made it (Unix Makefiles before Ninja: CMake refuses to switch).
+stale_cache = { tc=$$(sed -n 's/^include("\(.*\)")$$/\1/p' $(1)/CMakeFiles/*/CMakeSystem.cmake \
+	2>/dev/null | head -n 1); [ -n "$$tc" ] && [ ! -f "$$tc" ]; } || { [ -f $(1)/CMakeCache.txt ] && \
+	! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$$' $(1)/CMakeCache.txt; }
 build/%/CMakeCache.txt: CMakePresets.json | deps
 	@echo cmake --preset $*
-	@cmake --preset $* $$(if $(call toolchain_gone,build/$*); then echo --fresh; fi) >/dev/null
+	@cmake --preset $* $$(if $(call stale_cache,build/$*); then echo --fresh; fi) >/dev/null
 
 # The user programs a preset embeds (build/user/<isa>-<page>k, shared by the presets of one ISA
 # and page size) are built here first, one make target per tree (user-<tree>, the trees in
 # build/presets.mk; not .PHONY, like image-%), in make's job slots: the preset's own build then finds its tree up to date.
-# Left to the presets, the first to start builds it one job at a time while the others that
-# share it wait on its lock, each holding a job slot, and none of them can start its kernel.
+# Left to the presets, the first to start builds it while the others that share it wait on its
+# lock, each holding a job slot, and none of them can start its kernel.
 .SECONDEXPANSION:
 user-%: | deps
-	+@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$* $(userdefs.$*) -DJOBSERVER=ON \
-	  -P user/build_tree.cmake
+	@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$* $(userdefs.$*) -P user/build_tree.cmake
 user_tree = $$(addprefix user-,$$(user.$$*))
 .SECONDARY: $(addprefix user-,$(USER_TREES))
 
 # (image-<preset> is not .PHONY: make skips pattern rules for phony targets; no such file exists.)
 image-%: build/%/CMakeCache.txt $(user_tree) | deps
-	@if $(call toolchain_gone,build/$*); then cmake --preset $* --fresh >/dev/null; fi
-	+cmake --build build/$*
+	@if $(call stale_cache,build/$*); then cmake --preset $* --fresh >/dev/null; fi
+	cmake --build build/$* -j$(NPROC)
 
 # The debug build of a preset (BUILD=debug): same preset, one cache variable, its own directory.
 # (These patterns, and the ubsan ones below, win over the ones above: make picks the rule with
 # the shorter stem.)
 .PRECIOUS: build/debug/%/CMakeCache.txt
 build/debug/%/CMakeCache.txt: CMakePresets.json | deps
-	cmake --preset $* -B build/debug/$* -DRNDBITS_DEBUG=ON >/dev/null
+	cmake --preset $* -B build/debug/$* -DRNDBITS_DEBUG=ON \
+	  $$(if $(call stale_cache,build/debug/$*); then echo --fresh; fi) >/dev/null
 
 image-debug-%: build/debug/%/CMakeCache.txt $(user_tree) | deps
-	+cmake --build build/debug/$*
+	cmake --build build/debug/$* -j$(NPROC)
 
 # The UBSan build of a preset (make ubsan, mk/quality.mk): the same, with RNDBITS_UBSAN=ON.
 .PRECIOUS: build/ubsan/%/CMakeCache.txt
 build/ubsan/%/CMakeCache.txt: CMakePresets.json | deps
 	@echo cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON
 	@cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON \
-	  $$(if $(call toolchain_gone,build/ubsan/$*); then echo --fresh; fi) >/dev/null
+	  $$(if $(call stale_cache,build/ubsan/$*); then echo --fresh; fi) >/dev/null
 
 image-ubsan-%: build/ubsan/%/CMakeCache.txt $(user_tree) | deps
-	@if $(call toolchain_gone,build/ubsan/$*); then \
+	@if $(call stale_cache,build/ubsan/$*); then \
 	  cmake --preset $* -B build/ubsan/$* -DRNDBITS_UBSAN=ON --fresh >/dev/null; fi
-	+cmake --build build/ubsan/$*
+	cmake --build build/ubsan/$* -j$(NPROC)
 
 images: $(addprefix image-,$(PRESETS))
 
@@ -149,8 +152,9 @@ images: $(addprefix image-,$(PRESETS))
 # Debian's cross toolchains, and Debian's busybox-static of each ISA fetched (qemu/deps.sh
 # makes the packages' architectures known to apt). Transcripts' `progs:` headers pack them.
 progs: deps
-	@cmake -S tests/progs -B build/progs >/dev/null
-	+@cmake --build build/progs
+	@cmake -G Ninja -S tests/progs -B build/progs \
+	  $$(if $(call stale_cache,build/progs); then echo --fresh; fi) >/dev/null
+	@cmake --build build/progs -j$(NPROC)
 
 ifneq ($(PRESET),)
 

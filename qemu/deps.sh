@@ -10,7 +10,7 @@ set -u
 # The test corpus (tests/progs) adds the cross C libraries (glibc for arm64, armhf and i386;
 # musl; newlib for arm-none-eabi) and dpkg-deb for Debian's busybox-static of each ISA, which
 # apt-get downloads: those architectures must be known to apt (see FOREIGN below).
-PACKAGES="cmake make gcc gcc-arm-none-eabi binutils-arm-none-eabi gcc-aarch64-linux-gnu
+PACKAGES="cmake ninja-build make gcc gcc-arm-none-eabi binutils-arm-none-eabi gcc-aarch64-linux-gnu
 binutils-aarch64-linux-gnu gcc-i686-linux-gnu binutils-i686-linux-gnu qemu-system-arm
 qemu-system-x86 libcmocka-dev python3 python3-yaml coreutils
 libc6-dev libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross

@@ -11,16 +11,16 @@ if(NOT locked EQUAL 0)
   message(FATAL_ERROR "user: cannot lock ${BINARY}: ${locked}")
 endif()
 
-# The make that runs this script holds no job slot for a nested make: without this, the nested
-# make warns that the jobserver is unavailable (and runs one job at a time either way). The
-# Makefile's user-<tree> targets (-DJOBSERVER=ON) do pass their job slots on.
-if(NOT JOBSERVER)
-  set(ENV{MAKEFLAGS} "")
-  set(ENV{MFLAGS} "")
+# A tree another generator made (Unix Makefiles, before Ninja) is configured afresh: CMake
+# refuses to switch generators in place.
+if(EXISTS ${BINARY}/CMakeCache.txt)
+  file(STRINGS ${BINARY}/CMakeCache.txt generator REGEX "^CMAKE_GENERATOR:INTERNAL=")
+  if(NOT generator STREQUAL "CMAKE_GENERATOR:INTERNAL=Ninja")
+    file(REMOVE_RECURSE ${BINARY}/CMakeCache.txt ${BINARY}/CMakeFiles)
+  endif()
 endif()
-
 if(NOT EXISTS ${BINARY}/CMakeCache.txt)
-  execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY}
+  execute_process(COMMAND ${CMAKE_COMMAND} -G Ninja -S ${SOURCE} -B ${BINARY}
                     -DRNDBITS_ISA=${ISA} -DRNDBITS_BITS=${BITS} -DRNDBITS_PAGE_SHIFT=${PAGE_SHIFT}
                   OUTPUT_QUIET RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
