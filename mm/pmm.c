@@ -29,7 +29,7 @@ static phys_addr_t base_pa;     /* its address, which every allocation adds to *
 static frame_t nr_frames;      /* frames covered by the bitmap (RAM span) */
 static frame_t total_frames;   /* frames that are RAM */
 static frame_t free_frames;
-static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
+static frame_t search_hint;    /* no frame below it is free (where searches start) */
 static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
 /* The whole frames of each RAM region, so that a free can tell a frame in a hole between
  * regions (marked used in the bitmap, never handed out) from one it handed out. */
@@ -212,29 +212,31 @@ static bool run_is_free(frame_t first, frame_t count)
 	return true;
 }
 
-/* Lowest free order-0 frame at or after search_hint, skipping full words. */
+/* Lowest free order-0 frame: the lowest clear bit of the first word from search_hint's on
+ * that is not full (the bits below search_hint in that word are set: those frames are used). */
 static frame_t find_free_frame(void)
 {
 	for (frame_t w = search_hint / BITS_PER_WORD; w * BITS_PER_WORD < nr_frames; w++) {
 		if (bitmap[w] == ~0UL)
 			continue;
-		for (unsigned b = 0; b < BITS_PER_WORD; b++) {
-			frame_t f = w * BITS_PER_WORD + b;
-			if (f < nr_frames && !frame_used(f))
-				return f;
-		}
+		frame_t f = w * BITS_PER_WORD + (frame_t)__builtin_ctzl(~bitmap[w]);
+		return MIN(f, nr_frames); /* (the spare bits past the last frame are set) */
 	}
 	return nr_frames;
 }
 
-/* Lowest free, naturally aligned run of 2^order frames. */
+/* Lowest free, naturally aligned run of 2^order frames. No frame below search_hint is free,
+ * so no run starts there: the search starts at the first aligned place from it (from the
+ * bitmap's start, a fork's kernel stack went over every full word of the kernel image and of
+ * every live process first). */
 static frame_t find_free_run(unsigned order)
 {
 	frame_t count = 1UL << order;
 	/* Alignment is of the physical frame number, not of the bitmap index. */
 	frame_t first = ALIGN_UP(base_frame, count) - base_frame;
+	frame_t from = first + ALIGN_UP(MAX(search_hint, first) - first, count);
 
-	for (frame_t f = first; f + count <= nr_frames;) {
+	for (frame_t f = from; f + count <= nr_frames;) {
 		/* A full bitmap word (the kernel image, the tables of a live process) is passed in
 		 * one step: to the first candidate at or after the next word. */
 		if (bitmap[f / BITS_PER_WORD] == ~0UL) {
@@ -284,6 +286,15 @@ static bool frame_is_ram(frame_t f)
 	return false;
 }
 
+/* Does the bitmap's span hold frames that are no RAM (holes between regions, marked used)?
+ * Every frame it covers is RAM exactly when the RAM frames are as many as the span (the spare
+ * bits past its end were taken as not RAM, not counted in total_frames). One region, as on
+ * every ARM machine, leaves none. */
+static bool span_has_holes(void)
+{
+	return total_frames != nr_frames;
+}
+
 void pmm_free_pages(phys_addr_t pa, unsigned order)
 {
 	frame_t count = 1UL << order;
@@ -318,17 +329,18 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
 }
 
 /* The bitmap index of an allocated frame at pa; a panic for anything else (a count on a frame
- * nobody owns would hand it out twice). */
+ * nobody owns would hand it out twice). A fork takes a count on every private page and the
+ * child's exit drops it, so this is kept short: one unsigned compare for both ends of the span
+ * (a frame below it wraps to a huge index) and the RAM regions only where they leave holes. */
 static frame_t owned_frame(phys_addr_t pa, const char *what)
 {
-	phys_addr_t frame = pa >> PAGE_SHIFT;
+	phys_addr_t f = (pa >> PAGE_SHIFT) - base_frame;
 
-	if (frame < base_frame || frame - base_frame >= nr_frames ||
-	    !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) || !frame_used((frame_t)(frame - base_frame)) ||
-	    !frame_is_ram((frame_t)frame))
+	if (f >= nr_frames || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) || !frame_used((frame_t)f) ||
+	    (span_has_holes() && !frame_is_ram((frame_t)(pa >> PAGE_SHIFT))))
 		panic("pmm: %s of frame %#llx, which is not allocated RAM", what,
 		      (unsigned long long)pa);
-	return (frame_t)(frame - base_frame);
+	return (frame_t)f;
 }
 
 bool pmm_page_get(phys_addr_t pa)
@@ -341,13 +353,13 @@ bool pmm_page_get(phys_addr_t pa)
 	return true;
 }
 
+/* A shared frame loses an owner; the last one frees it (through pmm_free_pages' checks). */
 bool pmm_page_put(phys_addr_t pa)
 {
-	phys_addr_t frame = (pa >> PAGE_SHIFT) - base_frame;
+	frame_t f = owned_frame(pa, "release");
 
-	/* A shared frame loses an owner; any other goes through pmm_free_pages' checks. */
-	if (pa >> PAGE_SHIFT >= base_frame && frame < nr_frames && extra_refs[frame]) {
-		extra_refs[owned_frame(pa, "release")]--;
+	if (extra_refs[f]) {
+		extra_refs[f]--;
 		return false;
 	}
 	pmm_free_pages(pa, 0);
