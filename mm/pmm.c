@@ -332,7 +332,7 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
  * nobody owns would hand it out twice). A fork takes a count on every private page and the
  * child's exit drops it, so this is kept short: one unsigned compare for both ends of the span
  * (a frame below it wraps to a huge index) and the RAM regions only where they leave holes. */
-static frame_t owned_frame(phys_addr_t pa, const char *what)
+static inline frame_t owned_frame(phys_addr_t pa, const char *what)
 {
 	phys_addr_t f = (pa >> PAGE_SHIFT) - base_frame;
 
