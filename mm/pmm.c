@@ -353,12 +353,15 @@ bool pmm_page_get(phys_addr_t pa)
 	return true;
 }
 
-/* A shared frame loses an owner; the last one frees it (through pmm_free_pages' checks). */
+/* A shared frame loses an owner; the last one frees it, through pmm_free_pages' checks. A
+ * frame with owners beyond the first is allocated RAM (only pmm_page_get, which checks, adds
+ * one, and no frame is freed while it has them): the child's exit after a fork drops one per
+ * page with no more checks than the range. */
 bool pmm_page_put(phys_addr_t pa)
 {
-	frame_t f = owned_frame(pa, "release");
+	phys_addr_t f = (pa >> PAGE_SHIFT) - base_frame; /* below the span: wraps past it */
 
-	if (extra_refs[f]) {
+	if (f < nr_frames && IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) && extra_refs[f]) {
 		extra_refs[f]--;
 		return false;
 	}
