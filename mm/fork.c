@@ -21,18 +21,6 @@ struct fork_ctx {
 	unsigned long protected; /* parent leaves made read-only */
 };
 
-/* Where the parent may have pages from va on: in the first VMA that ends above va (the visit
- * reads no slot outside the VMAs). */
-static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
-{
-	struct fork_ctx *c = arg;
-
-	while (c->v->next && c->v->end <= va)
-		c->v = c->v->next;
-	*end = c->v->end;
-	return c->v->end <= va ? UINT64_MAX : MAX(va, c->v->start);
-}
-
 /* A leaf above the last level: a block. No user address space holds one (exec, mmap and the
  * fault handler map page by page; blocks are the kernel's own mappings), and owners are
  * counted per page frame: rather than share a block uncounted, the fork fails. */
@@ -43,21 +31,22 @@ static int refuse_block(const struct pt_leaf *l, void *arg)
 	return -EINVAL;
 }
 
-/* The child's table that maps the same addresses as the parent's last-level table slot i,
- * made by pt_map storing that slot's leaf (pte, the descriptor the child gets) and found by a
- * walk: once per table, not per page. NULL with *err set when pt_map fails. */
-static void *child_table_for(struct fork_ctx *c, unsigned level, uint64_t va, pte_t pte,
-			     int *err)
+/* The child's table that maps the same addresses as the parent's last-level table slot at
+ * va, made by pt_map storing that slot's leaf (pte, the descriptor the child gets) and found by
+ * a walk: once per table, not per page. */
+static int child_table_for(struct fork_ctx *c, unsigned level, uint64_t va, pte_t pte,
+			   void **table)
 {
 	struct pte_info info;
 	struct pt_walk_result w;
 
 	arch_pte_decode(level, pte, &info);
-	*err = pt_map(c->child->root, (uintptr_t)va, info.pa, PAGE_SIZE, info.prot, 0);
-	if (*err)
-		return NULL;
+	int err = pt_map(c->child->root, (uintptr_t)va, info.pa, PAGE_SIZE, info.prot, 0);
+	if (err)
+		return err;
 	pt_walk(c->child->root, (uintptr_t)va, &w);
-	return __va(w.steps[w.nr_steps - 1].table_pa);
+	*table = __va(w.steps[w.nr_steps - 1].table_pa);
+	return 0;
 }
 
 /* The slots [first, end) of the parent's last-level table t (at va), which VMA v covers: a
@@ -96,17 +85,12 @@ static int share_slots(struct fork_ctx *c, const struct vma *v, unsigned level, 
 				}
 			}
 		}
-		if (!*child_t) {
-			int map_err;
-			*child_t = child_table_for(c, level, page_va, child, &map_err);
-			if (map_err) {
-				if (counted) {
-					pmm_page_put(arch_pte_page_pa(pte)); /* the parent's: not the last */
-					shared--;
-				}
-				err = map_err;
-				break;
+		if (!*child_t && (err = child_table_for(c, level, page_va, child, child_t))) {
+			if (counted) {
+				pmm_page_put(arch_pte_page_pa(pte)); /* the parent's: not the last */
+				shared--;
 			}
+			break;
 		}
 		arch_pt_store(*child_t, i, child);
 	}
@@ -151,6 +135,18 @@ static int copy_vma(struct mm *child, const struct vma *v)
 	copy->shared_pa = v->shared_pa;
 	copy->name = v->name;
 	return 0;
+}
+
+/* Where the parent may have pages from va on: in the first VMA that ends above va (the visit
+ * reads no slot outside the VMAs). */
+static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
+{
+	struct fork_ctx *c = arg;
+
+	while (c->v->next && c->v->end <= va)
+		c->v = c->v->next;
+	*end = c->v->end;
+	return c->v->end <= va ? UINT64_MAX : MAX(va, c->v->start);
 }
 
 int mm_fork(struct mm *child, struct mm *parent)
