@@ -15,111 +15,91 @@
 
 struct fork_ctx {
 	struct mm *child;
-	const struct vma *v;    /* the parent's VMA being copied */
+	/* The first of the parent's VMAs that may hold what the visit comes to next: it goes up
+	 * through them in address order, as mm_destroy's teardown does. */
+	const struct vma *v;
 	unsigned long protected; /* parent leaves made read-only */
-	/* The parent table that held the last leaf copied, and the child's table that maps the
-	 * same addresses: a table's next leaves go straight into the same slot of the child's. */
-	const void *parent_table;
-	void *child_table;
 };
 
-/* Map leaf l's frame with prot in the child. The first leaf of each parent table goes through
- * pt_map, which makes the child's tables down to it, and a walk finds the child's table; the
- * leaves after it in the same table are stored at their index in that table, as Linux copies a
- * page table's entries range by range (a fork copies every leaf: one walk from the root each
- * was most of what a fork cost). */
-static int child_map(struct fork_ctx *c, const struct pt_leaf *l, unsigned prot)
+/* A leaf above the last level: a block. No user address space holds one (exec, mmap and the
+ * fault handler map page by page; blocks are the kernel's own mappings), and owners are
+ * counted per page frame: rather than share a block uncounted, the fork fails. */
+static int refuse_block(const struct pt_leaf *l, void *arg)
 {
-	if (l->table == c->parent_table) {
-		arch_pt_store(c->child_table, l->index, arch_pte_make_leaf(l->level, l->info.pa, prot));
-		return 0;
-	}
-	int err = pt_map(c->child->root, (uintptr_t)l->va, l->info.pa, (size_t)l->size, prot, 0);
-	if (err)
-		return err;
-	struct pt_walk_result w;
-	pt_walk(c->child->root, (uintptr_t)l->va, &w);
-	const struct pt_step *last = &w.steps[w.nr_steps - 1];
-	bool same_level = w.mapped && last->level == l->level && last->index == l->index;
-	c->parent_table = same_level ? l->table : NULL;
-	c->child_table = same_level ? __va(last->table_pa) : NULL;
-	return 0;
+	(void)l;
+	(void)arg;
+	return -EINVAL;
 }
 
-/* One leaf of the parent: the child maps the same frame. An image frame (shared_pa) is the
- * kernel's and simply shared; a private frame gains an owner, and if writable becomes read-only
- * in the parent too, so that whichever writes first copies it. */
-static int share_leaf(const struct pt_leaf *l, void *arg)
-{
-	struct fork_ctx *c = arg;
-	bool counted = !c->v->shared_pa;
-	unsigned prot = l->info.prot;
-
-	if (counted) {
-		if (!pmm_page_get(l->info.pa))
-			return -ENOMEM; /* 65,536 owners: no more sharers */
-		prot &= ~(unsigned)PT_W;
-	}
-	int err = child_map(c, l, prot);
-	if (err) {
-		if (counted)
-			pmm_page_put(l->info.pa); /* the parent still owns it: never the last */
-		return err;
-	}
-	if (!counted)
-		return 0;
-	c->child->frames++;
-	if (l->info.prot & PT_W) {
-		pt_leaf_store(l, arch_pte_make_leaf(l->level, l->info.pa, prot));
-		if (++c->protected <= FLUSH_ALL_AFTER)
-			pt_leaf_flush(l);
-	}
-	return 0;
-}
-
-/* The child's table that maps the same addresses as the parent's last-level table slot i,
- * made by pt_map storing that slot's leaf (pte, the descriptor the child gets) and found by a
- * walk: once per table, not per page. NULL with *err set when pt_map fails. */
-static void *child_table_for(struct fork_ctx *c, unsigned level, uint64_t va, pte_t pte,
-			     int *err)
+/* The child's table that maps the same addresses as the parent's last-level table slot at
+ * va, made by pt_map storing that slot's leaf (pte, the descriptor the child gets) and found by
+ * a walk: once per table, not per page. */
+static int child_table_for(struct fork_ctx *c, unsigned level, uint64_t va, pte_t pte,
+			   void **table)
 {
 	struct pte_info info;
 	struct pt_walk_result w;
 
 	arch_pte_decode(level, pte, &info);
-	*err = pt_map(c->child->root, (uintptr_t)va, info.pa, PAGE_SIZE, info.prot, 0);
-	if (*err)
-		return NULL;
+	int err = pt_map(c->child->root, (uintptr_t)va, info.pa, PAGE_SIZE, info.prot, 0);
+	if (err)
+		return err;
 	pt_walk(c->child->root, (uintptr_t)va, &w);
-	return __va(w.steps[w.nr_steps - 1].table_pa);
+	*table = __va(w.steps[w.nr_steps - 1].table_pa);
+	return 0;
 }
 
-/* Slot i of a parent's last-level table t at va: a private frame gains the child as an owner
- * and, if writable, becomes read-only in the parent too (so that whichever writes first
- * copies it); an image frame (shared_pa) is the kernel's and simply shared. Returns the
- * descriptor for the child, or 0 when the frame has as many owners as it can count. */
-static pte_t share_page(struct fork_ctx *c, void *t, unsigned i, uint64_t va, pte_t pte)
+/* The slots [first, end) of the parent's last-level table t (at va), which VMA v covers: a
+ * private frame gains the child as an owner and, if writable, becomes read-only in the parent
+ * too, so that whichever writes first copies it; an image frame (shared_pa) is the kernel's
+ * and simply shared. Each descriptor is loaded once, empty slots skipped, and the child's
+ * descriptor made from the parent's (a decode and a callback per page were most of what a
+ * fork cost). *child_t: the child's table for the same addresses, found with the first page
+ * and kept for the rest. */
+static int share_slots(struct fork_ctx *c, const struct vma *v, unsigned level, void *t,
+		       uint64_t va, unsigned first, unsigned end, void **child_t)
 {
-	if (c->v->shared_pa)
-		return pte;
-	if (!pmm_page_get(arch_pte_page_pa(pte)))
-		return 0; /* 65,536 owners: no more sharers */
-	c->child->frames++;
-	pte_t ro = arch_pte_wrprotect(arch_pt_geometry()->levels - 1, pte);
-	if (ro != pte) {
-		arch_pt_store(t, i, ro);
-		if (++c->protected <= FLUSH_ALL_AFTER) {
-			arch_pt_sync(); /* the read-only descriptor before the flush */
-			arch_tlb_flush_page((uintptr_t)va);
+	const struct pt_geometry *g = arch_pt_geometry();
+	bool counted = !v->shared_pa;
+	unsigned long shared = 0; /* frames that gained the child as an owner */
+	int err = 0;
+
+	for (unsigned i = first; i < end; i++) {
+		pte_t pte = arch_pt_load(t, i), child = pte;
+		uint64_t page_va = va + ((uint64_t)i << g->shift[level]);
+
+		if (!pte || !arch_pte_is_page(pte))
+			continue; /* nothing mapped (an invalid descriptor is not copied) */
+		if (counted) {
+			if (!pmm_page_get(arch_pte_page_pa(pte))) {
+				err = -ENOMEM; /* 65,536 owners: no more sharers */
+				break;
+			}
+			shared++;
+			child = arch_pte_wrprotect(level, pte);
+			if (child != pte) {
+				arch_pt_store(t, i, child);
+				if (++c->protected <= FLUSH_ALL_AFTER) {
+					arch_pt_sync(); /* the read-only descriptor before the flush */
+					arch_tlb_flush_page((uintptr_t)page_va);
+				}
+			}
 		}
+		if (!*child_t && (err = child_table_for(c, level, page_va, child, child_t))) {
+			if (counted) {
+				pmm_page_put(arch_pte_page_pa(pte)); /* the parent's: not the last */
+				shared--;
+			}
+			break;
+		}
+		arch_pt_store(*child_t, i, child);
 	}
-	return ro;
+	c->child->frames += shared;
+	return err;
 }
 
-/* A whole last-level table of the parent, the part of it the VMA covers, in one loop: each
- * descriptor is loaded once, empty slots skipped, and the child's descriptor made from the
- * parent's (the visitor's per-slot decode and callback were most of a fork's cost). The child's
- * table is the same for every slot: found once. Tables above the last level are visited. */
+/* A whole last-level table of the parent, the part of each VMA it holds, in one loop per VMA
+ * (share_slots); tables above the last level are visited. */
 static int share_table(unsigned level, phys_addr_t table, uint64_t va, void *arg)
 {
 	struct fork_ctx *c = arg;
@@ -129,28 +109,16 @@ static int share_table(unsigned level, phys_addr_t table, uint64_t va, void *arg
 		return 0;
 	void *t = __va(table), *child_t = NULL;
 	uint64_t table_end = va + ((uint64_t)g->entries[level] << g->shift[level]);
-	uint64_t lo = MAX(va, c->v->start), hi = MIN(table_end, c->v->end);
-	unsigned first = (unsigned)((lo - va) >> g->shift[level]);
-	unsigned end = (unsigned)((hi - va + PAGE_SIZE - 1) >> g->shift[level]);
 
-	for (unsigned i = first; i < end; i++) {
-		pte_t pte = arch_pt_load(t, i);
-		uint64_t page_va = va + ((uint64_t)i << g->shift[level]);
-		int err = 0;
-
-		if (!pte || !arch_pte_is_page(pte))
-			continue; /* nothing mapped (an invalid descriptor is not copied) */
-		pte_t child = share_page(c, t, i, page_va, pte);
-		if (!child)
-			return -ENOMEM;
-		if (!child_t)
-			child_t = child_table_for(c, level, page_va, child, &err);
-		if (err) {
-			if (!c->v->shared_pa)
-				pmm_page_put(arch_pte_page_pa(pte)); /* the parent's: never the last */
+	for (const struct vma *v = c->v; v && v->start < table_end; v = v->next) {
+		uint64_t lo = MAX(va, v->start), hi = MIN(table_end, v->end);
+		if (lo >= hi)
+			continue;
+		unsigned first = (unsigned)((lo - va) >> g->shift[level]);
+		unsigned end = (unsigned)((hi - va) >> g->shift[level]);
+		int err = share_slots(c, v, level, t, va, first, end, &child_t);
+		if (err)
 			return err;
-		}
-		arch_pt_store(child_t, i, child);
 	}
 	return PT_VISIT_SKIP; /* done here: the visitor need not go through its slots */
 }
@@ -169,10 +137,23 @@ static int copy_vma(struct mm *child, const struct vma *v)
 	return 0;
 }
 
+/* Where the parent may have pages from va on: in the first VMA that ends above va (the visit
+ * reads no slot outside the VMAs). */
+static uint64_t next_in_vmas(uint64_t va, uint64_t *end, void *arg)
+{
+	struct fork_ctx *c = arg;
+
+	while (c->v->next && c->v->end <= va)
+		c->v = c->v->next;
+	*end = c->v->end;
+	return c->v->end <= va ? UINT64_MAX : MAX(va, c->v->start);
+}
+
 int mm_fork(struct mm *child, struct mm *parent)
 {
 	struct fork_ctx c = { .child = child };
-	const struct pt_visit_ops ops = { .leaf = share_leaf, .table = share_table };
+	const struct pt_visit_ops ops = { .leaf = refuse_block, .table = share_table,
+					  .next = next_in_vmas };
 	int err = mm_init(child, parent->compat, parent->asid);
 
 	if (err)
@@ -185,12 +166,16 @@ int mm_fork(struct mm *child, struct mm *parent)
 	child->vmas = NULL;
 	child->nr_vmas = 0;
 	child->frames = 0;
+	const struct vma *last = parent->vmas;
 	for (const struct vma *v = parent->vmas; v && !err; v = v->next) {
-		c.v = v;
 		err = copy_vma(child, v);
-		if (!err)
-			err = pt_visit(parent->root, v->start, v->end - 1, &ops, &c);
+		last = v;
 	}
+	/* One visit from the first VMA's start to the last one's end, reading only the slots the
+	 * VMAs cover (pages are only ever mapped inside VMAs). */
+	c.v = parent->vmas;
+	if (!err && last)
+		err = pt_visit(parent->root, parent->vmas->start, last->end - 1, &ops, &c);
 	if (c.protected > FLUSH_ALL_AFTER)
 		arch_tlb_flush_all();
 	/* Undone: the child's references go with its tables. The parent's pages it made

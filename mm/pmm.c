@@ -19,39 +19,45 @@ struct frame_range {
 	frame_t first, end;
 };
 
-static unsigned long *bitmap;   /* linear-map address */
-/* Per frame, the owners beyond the first: 0 for a frame with one owner (and a free one), so an
- * allocation need not write it. Only copy-on-write sharing (mm_fork) raises it. Right after
- * the bitmap, in the same frames. */
-static uint16_t *extra_refs;
-static frame_t base_frame;     /* the physical frame number of bit 0 */
-static phys_addr_t base_pa;     /* its address, which every allocation adds to */
-static frame_t nr_frames;      /* frames covered by the bitmap (RAM span) */
-static frame_t total_frames;   /* frames that are RAM */
-static frame_t free_frames;
-static frame_t search_hint;    /* lowest frame that might be free (order-0 fast path) */
-static frame_t low_free;       /* the fewest free frames seen since the last peak reset */
-/* The whole frames of each RAM region, so that a free can tell a frame in a hole between
- * regions (marked used in the bitmap, never handed out) from one it handed out. */
-static struct frame_range ram_frames[BOOT_MAX_REGIONS];
-static unsigned nr_ram_frames;
-/* The physical frame number past the bitmap's last bit (the spare bits of its last word are
- * never free: pmm_init takes them as not RAM). */
-static frame_t bits_end;
+/* The allocator's state, in one struct: its fields stay side by side wherever link-time
+ * optimisation puts the code that reads them (pmm_init at boot, the owner counts inlined into
+ * fork and teardown), so one base address reaches them all. As separate variables they were
+ * laid out apart once fork inlined the counts, and the boot's code grew by 37 instructions. */
+static struct {
+	unsigned long *bitmap; /* linear-map address */
+	/* Per frame, the owners beyond the first: 0 for a frame with one owner (and a free one),
+	 * so an allocation need not write it. Only copy-on-write sharing (mm_fork) raises it.
+	 * Right after the bitmap, in the same frames. */
+	uint16_t *extra_refs;
+	frame_t base_frame;   /* the physical frame number of bit 0 */
+	phys_addr_t base_pa;  /* its address, which every allocation adds to */
+	frame_t nr_frames;    /* frames covered by the bitmap (RAM span) */
+	frame_t total_frames; /* frames that are RAM */
+	frame_t free_frames;
+	frame_t search_hint;  /* no frame below it is free (where searches start) */
+	frame_t low_free;     /* the fewest free frames seen since the last peak reset */
+	/* The whole frames of each RAM region, so that a free can tell a frame in a hole between
+	 * regions (marked used in the bitmap, never handed out) from one it handed out. */
+	struct frame_range ram_frames[BOOT_MAX_REGIONS];
+	unsigned nr_ram_frames;
+	/* The physical frame number past the bitmap's last bit (the spare bits of its last word
+	 * are never free: pmm_init takes them as not RAM). */
+	frame_t bits_end;
+} pmm;
 
 static bool frame_used(frame_t f)
 {
-	return bitmap[f / BITS_PER_WORD] & (1UL << (f % BITS_PER_WORD));
+	return pmm.bitmap[f / BITS_PER_WORD] & (1UL << (f % BITS_PER_WORD));
 }
 
 static void mark_used(frame_t f)
 {
-	bitmap[f / BITS_PER_WORD] |= 1UL << (f % BITS_PER_WORD);
+	pmm.bitmap[f / BITS_PER_WORD] |= 1UL << (f % BITS_PER_WORD);
 }
 
 static void mark_free(frame_t f)
 {
-	bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
+	pmm.bitmap[f / BITS_PER_WORD] &= ~(1UL << (f % BITS_PER_WORD));
 }
 
 /* How many bits of x are set (no libgcc here, so no __builtin_popcountl): the bits are summed
@@ -72,20 +78,20 @@ static unsigned bits_set(unsigned long x)
  * take from free_frames those of them that were free until now. */
 static void take_frames(struct frame_range r)
 {
-	frame_t end = MIN(MAX(r.end, base_frame), bits_end) - base_frame;
+	frame_t end = MIN(MAX(r.end, pmm.base_frame), pmm.bits_end) - pmm.base_frame;
 	frame_t taken = 0;
 
-	for (frame_t f = MIN(MAX(r.first, base_frame), bits_end) - base_frame; f < end;) {
+	for (frame_t f = MIN(MAX(r.first, pmm.base_frame), pmm.bits_end) - pmm.base_frame; f < end;) {
 		unsigned bit = f % BITS_PER_WORD;
 		frame_t n = MIN(BITS_PER_WORD - bit, end - f);
 		unsigned long mask = (~0UL >> (BITS_PER_WORD - n)) << bit; /* n bits from bit */
-		unsigned long *word = &bitmap[f / BITS_PER_WORD];
+		unsigned long *word = &pmm.bitmap[f / BITS_PER_WORD];
 
 		taken += bits_set(mask & ~*word);
 		*word |= mask;
 		f += n;
 	}
-	free_frames -= taken;
+	pmm.free_frames -= taken;
 }
 
 /* The frame holding pa. Where a frame_t is narrower than a physical address (32-bit ISAs) a
@@ -161,24 +167,24 @@ void pmm_init(const struct boot_info *bi)
 		struct frame_range r = region_frames(&bi->ram[i], true);
 		lo = MIN(lo, r.first);
 		hi = MAX(hi, r.end);
-		ram_frames[i] = r;
+		pmm.ram_frames[i] = r;
 	}
-	nr_ram_frames = bi->nr_ram;
+	pmm.nr_ram_frames = bi->nr_ram;
 	if (hi <= lo) /* no region, or none with a whole frame */
 		panic("pmm: no RAM described by the firmware");
-	base_frame = lo;
-	base_pa = (phys_addr_t)lo << PAGE_SHIFT;
-	nr_frames = hi - lo;
+	pmm.base_frame = lo;
+	pmm.base_pa = (phys_addr_t)lo << PAGE_SHIFT;
+	pmm.nr_frames = hi - lo;
 
-	frame_t words = (nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
+	frame_t words = (pmm.nr_frames + BITS_PER_WORD - 1) / BITS_PER_WORD;
 	/* (The bitmap's and the counts' bytes are a few per frame: a frame_t holds them.) */
 	frame_t bitmap_bytes = words * sizeof(unsigned long);
-	frame_t refs_bytes = nr_frames * sizeof(*extra_refs);
+	frame_t refs_bytes = pmm.nr_frames * sizeof(*pmm.extra_refs);
 	frame_t bitmap_frames = (bitmap_bytes + refs_bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	frame_t home = find_bitmap_home(bi, bitmap_frames);
-	bitmap = __va((phys_addr_t)home << PAGE_SHIFT);
-	extra_refs = (uint16_t *)((char *)bitmap + bitmap_bytes);
-	memset(extra_refs, 0, (size_t)refs_bytes);
+	pmm.bitmap = __va((phys_addr_t)home << PAGE_SHIFT);
+	pmm.extra_refs = (uint16_t *)((char *)pmm.bitmap + bitmap_bytes);
+	memset(pmm.extra_refs, 0, (size_t)refs_bytes);
 
 	/* Every whole RAM frame is free, but those a reserved range or the bitmap touches. The
 	 * bitmap starts all free and takes the rest by one routine, which counts what it takes:
@@ -186,22 +192,22 @@ void pmm_init(const struct boot_info *bi)
 	 * that are not RAM come in stretches, each starting at the bitmap's first frame or where
 	 * a region's whole frames end and running up to the next RAM frame (the bitmap's last
 	 * word included). */
-	bits_end = lo + words * BITS_PER_WORD;
-	memset(bitmap, 0, (size_t)words * sizeof(unsigned long));
-	free_frames = words * BITS_PER_WORD;
+	pmm.bits_end = lo + words * BITS_PER_WORD;
+	memset(pmm.bitmap, 0, (size_t)words * sizeof(unsigned long));
+	pmm.free_frames = words * BITS_PER_WORD;
 	frame_t from = lo;
 	for (unsigned i = 0;; i++) {
-		take_frames((struct frame_range){ from, next_ram_frame(bi, from, bits_end) });
+		take_frames((struct frame_range){ from, next_ram_frame(bi, from, pmm.bits_end) });
 		if (i == bi->nr_ram)
 			break;
 		from = region_frames(&bi->ram[i], true).end;
 	}
-	total_frames = free_frames; /* RAM regions that overlap count their common frames once */
+	pmm.total_frames = pmm.free_frames; /* RAM regions that overlap count their common frames once */
 	for (unsigned i = 0; i < bi->nr_reserved; i++)
 		take_frames(region_frames(&bi->reserved[i], false));
 	take_frames((struct frame_range){ home, home + bitmap_frames });
-	search_hint = 0;
-	low_free = free_frames;
+	pmm.search_hint = 0;
+	pmm.low_free = pmm.free_frames;
 }
 
 static bool run_is_free(frame_t first, frame_t count)
@@ -212,32 +218,34 @@ static bool run_is_free(frame_t first, frame_t count)
 	return true;
 }
 
-/* Lowest free order-0 frame at or after search_hint, skipping full words. */
+/* Lowest free order-0 frame: the lowest clear bit of the first word from search_hint's on
+ * that is not full (the bits below search_hint in that word are set: those frames are used). */
 static frame_t find_free_frame(void)
 {
-	for (frame_t w = search_hint / BITS_PER_WORD; w * BITS_PER_WORD < nr_frames; w++) {
-		if (bitmap[w] == ~0UL)
+	for (frame_t w = pmm.search_hint / BITS_PER_WORD; w * BITS_PER_WORD < pmm.nr_frames; w++) {
+		if (pmm.bitmap[w] == ~0UL)
 			continue;
-		for (unsigned b = 0; b < BITS_PER_WORD; b++) {
-			frame_t f = w * BITS_PER_WORD + b;
-			if (f < nr_frames && !frame_used(f))
-				return f;
-		}
+		frame_t f = w * BITS_PER_WORD + (frame_t)__builtin_ctzl(~pmm.bitmap[w]);
+		return MIN(f, pmm.nr_frames); /* (the spare bits past the last frame are set) */
 	}
-	return nr_frames;
+	return pmm.nr_frames;
 }
 
-/* Lowest free, naturally aligned run of 2^order frames. */
+/* Lowest free, naturally aligned run of 2^order frames. No frame below search_hint is free,
+ * so no run starts there: the search starts at the first aligned place from it (from the
+ * bitmap's start, a fork's kernel stack went over every full word of the kernel image and of
+ * every live process first). */
 static frame_t find_free_run(unsigned order)
 {
 	frame_t count = 1UL << order;
 	/* Alignment is of the physical frame number, not of the bitmap index. */
-	frame_t first = ALIGN_UP(base_frame, count) - base_frame;
+	frame_t first = ALIGN_UP(pmm.base_frame, count) - pmm.base_frame;
+	frame_t from = first + ALIGN_UP(MAX(pmm.search_hint, first) - first, count);
 
-	for (frame_t f = first; f + count <= nr_frames;) {
+	for (frame_t f = from; f + count <= pmm.nr_frames;) {
 		/* A full bitmap word (the kernel image, the tables of a live process) is passed in
 		 * one step: to the first candidate at or after the next word. */
-		if (bitmap[f / BITS_PER_WORD] == ~0UL) {
+		if (pmm.bitmap[f / BITS_PER_WORD] == ~0UL) {
 			frame_t next = (f / BITS_PER_WORD + 1) * BITS_PER_WORD;
 			f = first + ALIGN_UP(next - first, count);
 			continue;
@@ -246,7 +254,7 @@ static frame_t find_free_run(unsigned order)
 			return f;
 		f += count;
 	}
-	return nr_frames;
+	return pmm.nr_frames;
 }
 
 phys_addr_t pmm_alloc_pages_uninit(unsigned order)
@@ -254,16 +262,16 @@ phys_addr_t pmm_alloc_pages_uninit(unsigned order)
 	frame_t count = 1UL << order;
 	frame_t f = order == 0 ? find_free_frame() : find_free_run(order);
 
-	if (f >= nr_frames || free_frames < count)
+	if (f >= pmm.nr_frames || pmm.free_frames < count)
 		return 0;
 	for (frame_t i = 0; i < count; i++)
 		mark_used(f + i);
-	free_frames -= count;
-	if (free_frames < low_free)
-		low_free = free_frames;
+	pmm.free_frames -= count;
+	if (pmm.free_frames < pmm.low_free)
+		pmm.low_free = pmm.free_frames;
 	if (order == 0)
-		search_hint = f + 1;
-	return base_pa + ((phys_addr_t)f << PAGE_SHIFT);
+		pmm.search_hint = f + 1;
+	return pmm.base_pa + ((phys_addr_t)f << PAGE_SHIFT);
 }
 
 phys_addr_t pmm_alloc_pages(unsigned order)
@@ -278,10 +286,19 @@ phys_addr_t pmm_alloc_pages(unsigned order)
 /* Is physical frame f whole in a RAM region? */
 static bool frame_is_ram(frame_t f)
 {
-	for (unsigned i = 0; i < nr_ram_frames; i++)
-		if (f >= ram_frames[i].first && f < ram_frames[i].end)
+	for (unsigned i = 0; i < pmm.nr_ram_frames; i++)
+		if (f >= pmm.ram_frames[i].first && f < pmm.ram_frames[i].end)
 			return true;
 	return false;
+}
+
+/* Does the bitmap's span hold frames that are no RAM (holes between regions, marked used)?
+ * Every frame it covers is RAM exactly when the RAM frames are as many as the span (the spare
+ * bits past its end were taken as not RAM, not counted in total_frames). One region, as on
+ * every ARM machine, leaves none. */
+static bool span_has_holes(void)
+{
+	return pmm.total_frames != pmm.nr_frames;
 }
 
 void pmm_free_pages(phys_addr_t pa, unsigned order)
@@ -290,64 +307,68 @@ void pmm_free_pages(phys_addr_t pa, unsigned order)
 
 	phys_addr_t frame = pa >> PAGE_SHIFT;
 
-	if (frame < base_frame || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
+	if (frame < pmm.base_frame || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE))
 		panic("pmm: freeing bad frame address %#llx", (unsigned long long)pa);
 	/* Range-checked before it is narrowed to a bitmap index. */
-	phys_addr_t offset = frame - base_frame;
-	if (offset + count > nr_frames)
+	phys_addr_t offset = frame - pmm.base_frame;
+	if (offset + count > pmm.nr_frames)
 		panic("pmm: freeing frame %#llx outside RAM", (unsigned long long)pa);
 	frame_t f = (frame_t)offset;
 	/* A hole between regions is marked used too: only RAM tells it from a frame handed out. */
 	for (frame_t i = 0; i < count; i++)
-		if (!frame_is_ram(base_frame + f + i))
+		if (!frame_is_ram(pmm.base_frame + f + i))
 			panic("pmm: freeing frame %#llx, which is not RAM",
 			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)));
 	for (frame_t i = 0; i < count; i++) {
 		if (!frame_used(f + i))
 			panic("pmm: double free of frame %#llx",
 			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)));
-		if (extra_refs[f + i])
+		if (pmm.extra_refs[f + i])
 			panic("pmm: freeing frame %#llx, which %u others still share",
 			      (unsigned long long)(pa + ((phys_addr_t)i << PAGE_SHIFT)),
-			      (unsigned)extra_refs[f + i]);
+			      (unsigned)pmm.extra_refs[f + i]);
 		mark_free(f + i);
 	}
-	free_frames += count;
-	if (f < search_hint)
-		search_hint = f;
+	pmm.free_frames += count;
+	if (f < pmm.search_hint)
+		pmm.search_hint = f;
 }
 
 /* The bitmap index of an allocated frame at pa; a panic for anything else (a count on a frame
- * nobody owns would hand it out twice). */
-static frame_t owned_frame(phys_addr_t pa, const char *what)
+ * nobody owns would hand it out twice). A fork takes a count on every private page and the
+ * child's exit drops it, so this is kept short: one unsigned compare for both ends of the span
+ * (a frame below it wraps to a huge index) and the RAM regions only where they leave holes. */
+static inline frame_t owned_frame(phys_addr_t pa, const char *what)
 {
-	phys_addr_t frame = pa >> PAGE_SHIFT;
+	phys_addr_t f = (pa >> PAGE_SHIFT) - pmm.base_frame;
 
-	if (frame < base_frame || frame - base_frame >= nr_frames ||
-	    !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) || !frame_used((frame_t)(frame - base_frame)) ||
-	    !frame_is_ram((frame_t)frame))
+	if (f >= pmm.nr_frames || !IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) || !frame_used((frame_t)f) ||
+	    (span_has_holes() && !frame_is_ram((frame_t)(pa >> PAGE_SHIFT))))
 		panic("pmm: %s of frame %#llx, which is not allocated RAM", what,
 		      (unsigned long long)pa);
-	return (frame_t)(frame - base_frame);
+	return (frame_t)f;
 }
 
 bool pmm_page_get(phys_addr_t pa)
 {
 	frame_t f = owned_frame(pa, "reference");
 
-	if (extra_refs[f] == UINT16_MAX)
+	if (pmm.extra_refs[f] == UINT16_MAX)
 		return false;
-	extra_refs[f]++;
+	pmm.extra_refs[f]++;
 	return true;
 }
 
+/* A shared frame loses an owner; the last one frees it, through pmm_free_pages' checks. A
+ * frame with owners beyond the first is allocated RAM (only pmm_page_get, which checks, adds
+ * one, and no frame is freed while it has them): the child's exit after a fork drops one per
+ * page with no more checks than the range. */
 bool pmm_page_put(phys_addr_t pa)
 {
-	phys_addr_t frame = (pa >> PAGE_SHIFT) - base_frame;
+	phys_addr_t f = (pa >> PAGE_SHIFT) - pmm.base_frame; /* below the span: wraps past it */
 
-	/* A shared frame loses an owner; any other goes through pmm_free_pages' checks. */
-	if (pa >> PAGE_SHIFT >= base_frame && frame < nr_frames && extra_refs[frame]) {
-		extra_refs[owned_frame(pa, "release")]--;
+	if (f < pmm.nr_frames && IS_ALIGNED(pa, (phys_addr_t)PAGE_SIZE) && pmm.extra_refs[f]) {
+		pmm.extra_refs[f]--;
 		return false;
 	}
 	pmm_free_pages(pa, 0);
@@ -358,23 +379,23 @@ unsigned pmm_page_refs(phys_addr_t pa)
 {
 	phys_addr_t frame = pa >> PAGE_SHIFT;
 
-	if (frame < base_frame || frame - base_frame >= nr_frames)
+	if (frame < pmm.base_frame || frame - pmm.base_frame >= pmm.nr_frames)
 		return 0;
-	frame_t f = (frame_t)(frame - base_frame);
-	return frame_used(f) ? 1u + extra_refs[f] : 0;
+	frame_t f = (frame_t)(frame - pmm.base_frame);
+	return frame_used(f) ? 1u + pmm.extra_refs[f] : 0;
 }
 
 void pmm_get_stats(struct pmm_stats *st)
 {
-	st->total = total_frames;
-	st->free = free_frames;
-	st->used = total_frames - free_frames;
-	st->peak_used = total_frames - low_free;
+	st->total = pmm.total_frames;
+	st->free = pmm.free_frames;
+	st->used = pmm.total_frames - pmm.free_frames;
+	st->peak_used = pmm.total_frames - pmm.low_free;
 }
 
 void pmm_reset_peak(void)
 {
-	low_free = free_frames;
+	pmm.low_free = pmm.free_frames;
 }
 
 static int cmd_free(int argc, char **argv)

@@ -678,6 +678,11 @@ static void test_free_in_hole_panics(void **state)
 	assert_non_null(strstr(panic_message, "not RAM"));
 	EXPECT_PANIC(pmm_free_pages(AT(32), 4)); /* frames 32..47: the last 8 in the hole */
 	assert_non_null(strstr(panic_message, "not RAM"));
+	/* Nor does a hole frame take or lose an owner, though the bitmap says used. */
+	EXPECT_PANIC(pmm_page_get(AT(44)));
+	assert_non_null(strstr(panic_message, "not allocated RAM"));
+	EXPECT_PANIC(pmm_page_put(AT(44)));
+	assert_non_null(strstr(panic_message, "not RAM"));
 	assert_int_equal(stats().free, st.free);
 	assert_int_equal(stats().used, st.used);
 }
