@@ -8,7 +8,9 @@ stem=$1
 shift
 for kind in pass fail skip; do
 	if [ -f "$stem.$kind" ]; then
-		cat "$stem.$kind"
+		# (the shell's own read and printf, not cat: one process less for each of make test's
+		# ~950 transcript tests, ~6 ms of CPU each)
+		while IFS= read -r line || [ -n "$line" ]; do printf '%s\n' "$line"; done <"$stem.$kind"
 		rm -f "$stem.$kind"
 		case $kind in
 		pass) exit 0 ;;

@@ -7,8 +7,11 @@ hello-musl, hello-newlib), `busybox`, and on a 64-bit preset that runs 32-bit pr
 32-bit builds with `-32` (hello-glibc-32). Each is found in the build directory of its ABI:
 """
 
+import contextlib
+import importlib.util
+import io
 import os
-import subprocess
+import sys
 
 from . import machine as M
 
@@ -73,15 +76,36 @@ def user_entries(words):
     return out
 
 
+_mkcpio = None
+
+
+def _mkcpio_module():
+    """tools/mkcpio.py, loaded once per process: a batch packs an initrd for most transcripts,
+    and a python3 started for each cost ~60 ms of CPU, more than the packing itself."""
+    global _mkcpio
+    if _mkcpio is None:
+        spec = importlib.util.spec_from_file_location("rndbits_mkcpio", MKCPIO)
+        _mkcpio = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_mkcpio)
+    return _mkcpio
+
+
 def pack(entries, out, align=None):
     """Write the cpio newc archive `out` holding entries, each file's data at a multiple of
     align bytes from the archive's start (the preset's page size: the initrd itself is
-    page aligned, so the kernel can map program pages straight from it); returns out."""
+    page aligned, so the kernel can map program pages straight from it); returns out.
+    tools/mkcpio.py does it, in this process (its command line, its exit status)."""
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    argv = ["/usr/bin/python3", MKCPIO] + (["--align", str(align)] if align else [])
-    argv += [out] + ["%s=%s" % (d, s) for d, s in entries]
-    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    if r.returncode != 0:
-        raise ProgsError("tools/mkcpio.py failed: %s" % r.stdout.strip())
+    argv = (["--align", str(align)] if align else []) + [out]
+    argv += ["%s=%s" % (d, s) for d, s in entries]
+    mkcpio, saved, err = _mkcpio_module(), sys.argv, io.StringIO()
+    try:
+        sys.argv = [MKCPIO] + argv
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
+            mkcpio.main()
+    except SystemExit as e:
+        if e.code:
+            raise ProgsError("tools/mkcpio.py failed: %s" % err.getvalue().strip())
+    finally:
+        sys.argv = saved
     return out
