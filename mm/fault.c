@@ -115,7 +115,7 @@ static int break_cow(struct mm *mm, const struct vma *v, uint64_t page, phys_add
 	phys_addr_t pa = shared;
 
 	if (pmm_page_refs(shared) > 1) {
-		pa = pmm_alloc_page();
+		pa = pmm_alloc_pages_uninit(0); /* the copy writes every byte */
 		if (!pa)
 			return -ENOMEM;
 		memcpy(__va(pa), __va(shared), PAGE_SIZE);

@@ -15,7 +15,7 @@ void pmm_init(const struct boot_info *bi);
 phys_addr_t pmm_alloc_pages(unsigned order);
 static inline phys_addr_t pmm_alloc_page(void) { return pmm_alloc_pages(0); }
 /* The same, not zeroed: memory the kernel alone reads, and only what it wrote first (a kernel
- * stack). Zeroing a 16 KiB stack was a tenth of what a fork cost beside its page tables. */
+ * stack), or that is overwritten whole at once (a copy-on-write copy). Zeroing a 16 KiB stack was a tenth of what a fork cost beside its page tables. */
 phys_addr_t pmm_alloc_pages_uninit(unsigned order);
 void pmm_free_pages(phys_addr_t pa, unsigned order);
 static inline void pmm_free_page(phys_addr_t pa) { pmm_free_pages(pa, 0); }
