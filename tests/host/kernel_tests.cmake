@@ -2,13 +2,13 @@
 # handler, the ASLR layout arithmetic of every preset, the VMA layer on a fake arch, and the
 # CSPRNG's seeding.
 rndbits_host_test(sysctl SOURCES test_sysctl.c
-                  UNDER_TEST ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                  UNDER_TEST ${HOST_DOINTVEC}
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 
 foreach(preset ${HOST_PRESET_NAMES})
   set(isa ${HOST_PRESET_ISA_${preset}})
   rndbits_host_test(layout.${preset} SOURCES test_layout.c
-                    UNDER_TEST ${RNDBITS_ROOT}/mm/layout.c ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                    UNDER_TEST ${RNDBITS_ROOT}/mm/layout.c ${HOST_DOINTVEC}
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
 endforeach()
@@ -17,7 +17,7 @@ foreach(preset arm64-4k-va48 arm-vmsplit-1g x86 x86_64)
   set(isa ${HOST_PRESET_ISA_${preset}})
   rndbits_host_test(vma.${preset} SOURCES test_vma.c
                     UNDER_TEST ${RNDBITS_ROOT}/mm/vma.c ${RNDBITS_ROOT}/mm/layout.c
-                               ${RNDBITS_ROOT}/kernel/proc_dointvec.c
+                               ${HOST_DOINTVEC}
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
 endforeach()
@@ -25,12 +25,12 @@ endforeach()
 rndbits_host_test(stats SOURCES test_stats.c UNDER_TEST ${RNDBITS_ROOT}/lib/stats.c)
 
 # The kernel CSPRNG's seeding: the draws follow from exactly what random_init read at boot.
-rndbits_host_test(random SOURCES test_random.c ${RNDBITS_ROOT}/kernel/printk.c UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
+rndbits_host_test(random SOURCES test_random.c ${HOST_PRINTK} UNDER_TEST ${RNDBITS_ROOT}/kernel/random.c
                   ${RNDBITS_ROOT}/kernel/boot.c ${RNDBITS_ROOT}/kernel/cmdline.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 
 # kernel/fd.c's descriptor tables, with the file namespace and user memory stubbed.
-rndbits_host_test(fd SOURCES test_fd.c UNDER_TEST ${RNDBITS_ROOT}/kernel/fd.c ${RNDBITS_ROOT}/lib/path.c
+rndbits_host_test(fd SOURCES test_fd.c UNDER_TEST ${RNDBITS_ROOT}/kernel/fd.c ${HOST_PATH}
                   INCLUDES ${RNDBITS_ROOT}/arch/arm64/include
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 
@@ -41,11 +41,10 @@ foreach(variant arm64:arm64-4k-va48 x86:x86_64)
   string(REPLACE ":" ";" v ${variant})
   list(GET v 0 isa)
   list(GET v 1 preset)
-  rndbits_host_test(files.${isa} SOURCES test_files.c host_files.c ${RNDBITS_ROOT}/kernel/printk.c
+  rndbits_host_test(files.${isa} SOURCES test_files.c ${HOST_FILES} ${HOST_PRINTK}
                     UNDER_TEST ${RNDBITS_ROOT}/kernel/initramfs.c ${RNDBITS_ROOT}/kernel/procfs.c
                     ${RNDBITS_ROOT}/kernel/proc_maps.c ${RNDBITS_ROOT}/kernel/fd.c
-                    ${RNDBITS_ROOT}/kernel/fs_syscalls.c ${RNDBITS_ROOT}/lib/cpio.c
-                    ${RNDBITS_ROOT}/lib/path.c
+                    ${RNDBITS_ROOT}/kernel/fs_syscalls.c ${HOST_CPIO} ${HOST_PATH}
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h)
   target_compile_definitions(test_files.${isa} PRIVATE MKCPIO="${RNDBITS_ROOT}/tools/mkcpio.py")
@@ -53,7 +52,7 @@ endforeach()
 
 # exec: ELF checks and segment planning (kernel/elf.c), and the initial stack's layout
 # (kernel/exec_stack.c), byte for byte.
-rndbits_host_test(elf SOURCES test_elf.c host_files.c UNDER_TEST ${RNDBITS_ROOT}/kernel/elf.c
+rndbits_host_test(elf SOURCES test_elf.c ${HOST_FILES} UNDER_TEST ${RNDBITS_ROOT}/kernel/elf.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
 rndbits_host_test(exec_stack SOURCES test_exec_stack.c UNDER_TEST ${RNDBITS_ROOT}/kernel/exec_stack.c
                   CONFIG ${CMAKE_BINARY_DIR}/presets/arm64-4k-va48/config.h)
@@ -66,13 +65,8 @@ rndbits_host_test(vdso SOURCES test_vdso.c UNDER_TEST ${RNDBITS_ROOT}/kernel/vds
 rndbits_host_test(units SOURCES test_units.c UNDER_TEST ${RNDBITS_ROOT}/lib/units.c)
 foreach(preset ${HOST_FORMAT_PRESETS})
   set(isa ${HOST_PRESET_ISA_${preset}})
-  if(isa STREQUAL "x86")
-    set(pte ${RNDBITS_ROOT}/arch/x86/${HOST_PRESET_BITS_${preset}}/pte.c)
-  else()
-    set(pte ${RNDBITS_ROOT}/arch/${isa}/pte.c)
-  endif()
   rndbits_host_test(vafields.${preset} SOURCES test_vafields.c
-                    UNDER_TEST ${RNDBITS_ROOT}/lib/vafields.c ${pte}
+                    UNDER_TEST ${HOST_VAFIELDS} ${HOST_PTE_${preset}}
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include)
   target_compile_options(test_vafields.${preset} PRIVATE "SHELL:-include ${CMAKE_BINARY_DIR}/presets/${preset}/config.h")
