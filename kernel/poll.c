@@ -32,7 +32,6 @@
 #include <mm/mm.h>
 
 #define NSEC_PER_SEC 1000000000ull
-#define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
 #define RLIMIT_NOFILE 7
 #define KERNEL_SIGSET_SIZE 8
 #define SELECT_MAX_FDS (8 * sizeof(long)) /* Linux's first descriptor table: BITS_PER_LONG */
@@ -88,9 +87,7 @@ static uint64_t timeout_left_ns(const struct timeout *t)
 /* The jiffy by which the timeout is over (a tick late at most), for the sleep; 0: none. */
 static uint64_t timeout_deadline(const struct timeout *t)
 {
-	if (!t->set)
-		return 0;
-	return jiffies + MIN(timeout_left_ns(t) / NSEC_PER_TICK + 1, UINT64_MAX / 2);
+	return t->set ? time_jiffy_after(t->end) : 0;
 }
 
 /* The two fields of a timespec or timeval: longs of the task's width, or 64-bit fields. */

@@ -197,41 +197,7 @@ long sys_rt_sigsuspend(const struct syscall_args *a)
 	return -ERESTARTNOHAND;
 }
 
-#define NSEC_PER_SEC 1000000000ull
-#define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
 #define SIGINFO_SIZE 128
-
-/* rt_sigtimedwait's timeout: a timespec of two longs of the task's width, or of two 64-bit
- * fields (time64); -EFAULT, or -EINVAL for what timespec64_valid refuses (a negative tv_sec,
- * tv_nsec outside [0, 1e9)). Into *ticks: how many whole ticks to sleep so that at least that
- * much time passes (the current tick is partly gone: one more), 0 for a zero timeout. */
-static long get_timeout_ticks(const struct syscall_args *a, uint64_t uaddr, bool time64,
-			      uint64_t *ticks)
-{
-	int64_t sec, nsec;
-
-	if (time64 || sys_word_size(a) == 8) {
-		int64_t v[2];
-		if (copy_from_user(&a->p->mm, v, uaddr, sizeof(v)))
-			return -EFAULT;
-		sec = v[0], nsec = v[1];
-	} else {
-		int32_t v[2];
-		if (copy_from_user(&a->p->mm, v, uaddr, sizeof(v)))
-			return -EFAULT;
-		sec = v[0], nsec = v[1];
-	}
-	if (sec < 0 || nsec < 0 || (uint64_t)nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	if (sec == 0 && nsec == 0) {
-		*ticks = 0;
-		return 0;
-	}
-	uint64_t max_sec = UINT64_MAX / 4 / HZ; /* beyond: as good as forever */
-	*ticks = (uint64_t)sec > max_sec ? UINT64_MAX / 4
-		 : (uint64_t)sec * HZ + ((uint64_t)nsec + NSEC_PER_TICK - 1) / NSEC_PER_TICK + 1;
-	return 0;
-}
 
 /* rt_sigtimedwait(set, info, timeout, sigsetsize) as Linux 6.1's do_sigtimedwait: a pending
  * signal of set (SIGKILL and SIGSTOP never: they cannot be waited for) is taken out of the
@@ -244,7 +210,7 @@ static long get_timeout_ticks(const struct syscall_args *a, uint64_t uaddr, bool
 static long do_sigtimedwait(const struct syscall_args *a, bool time64)
 {
 	struct process *p = a->p;
-	uint64_t set, ticks = 0;
+	uint64_t set, ns = 0;
 	bool forever = a->a[2] == 0;
 	struct signal_info info;
 
@@ -253,18 +219,21 @@ static long do_sigtimedwait(const struct syscall_args *a, bool time64)
 	if (copy_from_user(&p->mm, &set, a->a[0], sizeof(set)))
 		return -EFAULT;
 	if (!forever) {
-		long err = get_timeout_ticks(a, a->a[2], time64, &ticks);
+		long err = get_timespec_ns(a, a->a[2], time64, &ns);
 		if (err)
 			return err;
 	}
 	set &= ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
 	int sig = signal_dequeue(p, set, &info);
 	bool interrupted = false;
-	if (!sig && (forever || ticks)) {
-		uint64_t blocked = p->sys.sigmask, deadline = forever ? 0 : jiffies + ticks;
+	if (!sig && (forever || ns)) {
+		/* Timed on the counter the user's clocks read, so that they see it all pass. */
+		uint64_t blocked = p->sys.sigmask, now = time_now_ns();
+		uint64_t end = now + ns < now ? UINT64_MAX : now + ns;
 		p->sys.sigmask &= ~set;
-		while (!signal_pending(p) && (forever || jiffies < deadline))
-			sched_sleep_interruptible(&p->sys.sigpending, deadline);
+		while (!signal_pending(p) && (forever || time_now_ns() < end))
+			sched_sleep_interruptible(&p->sys.sigpending,
+						  forever ? 0 : time_jiffy_after(end));
 		interrupted = signal_pending(p);
 		p->sys.sigmask = blocked;
 		sig = signal_dequeue(p, set, &info);

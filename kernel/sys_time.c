@@ -49,8 +49,8 @@ static long put_pair(const struct syscall_args *a, uint64_t uaddr, unsigned w, i
 	return copy_to_user(&a->p->mm, uaddr, v, sizeof(v)) ? -EFAULT : 0;
 }
 
-/* Read a timespec; -EINVAL unless 0 <= tv_nsec < 1e9 and tv_sec >= 0 (Linux's checks). */
-static long get_timespec_ns(const struct syscall_args *a, uint64_t uaddr, bool time64,
+/* Linux's checks on a timespec. */
+long get_timespec_ns(const struct syscall_args *a, uint64_t uaddr, bool time64,
 			    uint64_t *ns)
 {
 	int64_t sec, nsec;
@@ -149,20 +149,24 @@ long sys_time(const struct syscall_args *a)
 static const char sleep_chan;
 #define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
 
-/* Sleep until the counter reaches deadline_ns, in whole ticks (so up to one tick late, as a
- * kernel without high-resolution timers). 0, or -EINTR when a signal arrives first. */
+/* In whole ticks, as a kernel without high-resolution timers: one more than the time left
+ * holds, since the current tick is partly gone. */
+uint64_t time_jiffy_after(uint64_t deadline_ns)
+{
+	uint64_t now = time_now_ns();
+	uint64_t ticks = deadline_ns > now ? (deadline_ns - now) / NSEC_PER_TICK + 1 : 0;
+
+	return jiffies + MIN(ticks, UINT64_MAX / 2);
+}
+
+/* Sleep until the counter reaches deadline_ns (up to one tick late). 0, or -EINTR when a
+ * signal arrives first. */
 static long sleep_until(uint64_t deadline_ns)
 {
-	for (;;) {
-		uint64_t now = time_now_ns();
-		if (now >= deadline_ns)
-			return 0;
-		uint64_t left = deadline_ns - now, ticks = left / NSEC_PER_TICK + 1;
-		if (ticks > UINT64_MAX / 2)
-			ticks = UINT64_MAX / 2;
-		if (sched_sleep_interruptible(&sleep_chan, jiffies + ticks))
+	while (time_now_ns() < deadline_ns)
+		if (sched_sleep_interruptible(&sleep_chan, time_jiffy_after(deadline_ns)))
 			return -EINTR;
-	}
+	return 0;
 }
 
 static long nanosleep_common(const struct syscall_args *a, uint64_t req, uint64_t rem,

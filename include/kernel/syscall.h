@@ -121,6 +121,12 @@ long sys_prctl(const struct syscall_args *);
 /* Nanoseconds since boot on the free-running counter every clock counts from (kernel/sys_time.c):
  * timeouts measure on it, as the user's clock_gettime does. */
 uint64_t time_now_ns(void);
+/* A timespec at uaddr (the task's width, or 64-bit fields with time64) in nanoseconds: -EFAULT,
+ * or -EINVAL unless 0 <= tv_nsec < 1e9 and tv_sec >= 0. */
+long get_timespec_ns(const struct syscall_args *a, uint64_t uaddr, bool time64, uint64_t *ns);
+/* The jiffy by which time_now_ns() has passed deadline_ns (a tick late at most): a sleep's
+ * deadline. */
+uint64_t time_jiffy_after(uint64_t deadline_ns);
 long sys_clock_gettime(const struct syscall_args *);   /* the task's own timespec */
 long sys_clock_gettime64(const struct syscall_args *); /* 64-bit timespec on 32-bit ABIs */
 long sys_clock_getres(const struct syscall_args *);
