@@ -12,9 +12,12 @@
 #define KEY_ESC 0x1b
 
 /* Bytes taken out of the UART before the line reader wanted them: while a long command polled
- * for Ctrl-C, or by the receive interrupt while a program ran. The line reader takes them first.
- * Room for a whole line, so that what is typed ahead of the prompt is not lost. */
-static char typeahead[CONSOLE_LINE_MAX];
+ * for Ctrl-C, or by the receive interrupt while a program ran or before the shell got the CPU.
+ * The line reader takes them first. 4 KiB, as Linux's N_TTY_BUF_SIZE: a line one past the limit
+ * and its Enter (257 bytes) could all arrive before the shell read any, and with room for one
+ * line only the Enter was lost and the shell waited for ever. */
+#define TYPEAHEAD_SIZE 4096
+static char typeahead[TYPEAHEAD_SIZE];
 static unsigned typeahead_head, typeahead_len;
 
 /* Captures nest: the shell's `> FILE` takes a command's output, and the command may itself
