@@ -4,6 +4,7 @@
 #include <asm/fcntl.h>
 #include <arch/memory.h>
 #include <asm/stat.h>
+#include <drivers/tty.h>
 #include <kernel/cred.h>
 #include <kernel/fd.h>
 #include <kernel/fs.h>
@@ -28,11 +29,6 @@
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC 1
-#define TCGETS 0x5401
-#define TCSETS 0x5402
-#define TCSETSW 0x5403
-#define TCSETSF 0x5404
-#define TIOCGWINSZ 0x5413
 #define FIONBIO 0x5421
 #define FIONCLEX 0x5450
 #define FIOCLEX 0x5451
@@ -512,47 +508,6 @@ long sys_statx(const struct syscall_args *a)
 
 /* --- ioctl, fcntl --------------------------------------------------------------------------- */
 
-/* The console as a serial terminal in cooked mode (what a Linux getty leaves): 38400 8N1,
- * ICRNL IXON, OPOST ONLCR, ISIG ICANON ECHO ECHOE ECHOK ECHOCTL ECHOKE IEXTEN, the usual control
- * characters. What matters to a C library is that TCGETS succeeds: stdout is a terminal, so
- * it is line buffered. */
-static void console_termios(uint8_t *t)
-{
-	static const uint8_t cc[19] = { 3, 0x1c, 0x7f, 0x15, 4, 0, 1, 0, 0x11, 0x13, 0x1a, 0,
-					0x12, 0x0f, 0x17, 0x16, 0 };
-
-	put_u32(t, 0, 0x500);  /* c_iflag: ICRNL | IXON */
-	put_u32(t, 4, 0x5);    /* c_oflag: OPOST | ONLCR */
-	put_u32(t, 8, 0x4bf);  /* c_cflag: B38400 | CS8 | CREAD | HUPCL */
-	put_u32(t, 12, 0x8a3b); /* c_lflag */
-	t[16] = 0;              /* c_line */
-	memcpy(t + 17, cc, sizeof(cc));
-}
-
-#define TERMIOS_SIZE 36
-
-static long console_ioctl(const struct syscall_args *a, unsigned cmd, uint64_t arg)
-{
-	uint8_t buf[TERMIOS_SIZE];
-
-	switch (cmd) {
-	case TCGETS:
-		console_termios(buf);
-		return copy_to_user(mm_of(a), arg, buf, TERMIOS_SIZE) ? -EFAULT : 0;
-	case TCSETS:
-	case TCSETSW:
-	case TCSETSF: /* accepted: the console's line discipline is the shell's own */
-		return copy_from_user(mm_of(a), buf, arg, TERMIOS_SIZE) ? -EFAULT : 0;
-	case TIOCGWINSZ:
-		memset(buf, 0, 8);
-		put_u16(buf, 0, 24); /* ws_row */
-		put_u16(buf, 2, 80); /* ws_col */
-		return copy_to_user(mm_of(a), arg, buf, 8) ? -EFAULT : 0;
-	default:
-		return -ENOTTY;
-	}
-}
-
 long sys_ioctl(const struct syscall_args *a)
 {
 	struct file *f = fd_get(files_of(a), fd_arg(a, 0));
@@ -574,7 +529,7 @@ long sys_ioctl(const struct syscall_args *a)
 		f->flags = on ? f->flags | O_NONBLOCK : f->flags & ~(unsigned)O_NONBLOCK;
 		return 0;
 	}
-	return f->kind == FILE_CONSOLE ? console_ioctl(a, cmd, arg) : -ENOTTY;
+	return f->kind == FILE_CONSOLE ? tty_ioctl(mm_of(a), cmd, arg) : -ENOTTY;
 }
 
 /* F_GETPIPE_SZ and F_SETPIPE_SZ (Linux's pipe_fcntl, which takes the argument as an unsigned
