@@ -108,13 +108,15 @@ build/%/CMakeCache.txt: CMakePresets.json | deps
 	@cmake --preset $* $$(if $(call stale_cache,build/$*); then echo --fresh; fi) >/dev/null
 
 # The user programs a preset embeds (build/user/<isa>-<page>k, shared by the presets of one ISA
-# and page size) are built here first, one make target per tree (user-<tree>, the trees in
-# build/presets.mk; not .PHONY, like image-%), in make's job slots: the preset's own build then finds its tree up to date.
+# and page size; compiled in the ISA's project build/user/<isa>, user/CMakeLists.txt) are built
+# here first, one make target per tree (user-<tree>, the trees in build/presets.mk; not .PHONY,
+# like image-%), in make's job slots: the preset's own build then finds its tree up to date.
 # Left to the presets, the first to start builds it while the others that share it wait on its
 # lock, each holding a job slot, and none of them can start its kernel.
 .SECONDEXPANSION:
 user-%: | deps
-	@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$* $(userdefs.$*) -P user/build_tree.cmake
+	@cmake -DSOURCE=$(CURDIR)/user -DBINARY=$(CURDIR)/build/user/$(firstword $(subst -, ,$*)) \
+	  $(userdefs.$*) -P user/build_tree.cmake
 user_tree = $$(addprefix user-,$$(user.$$*))
 .SECONDARY: $(addprefix user-,$(USER_TREES))
 

@@ -1,10 +1,11 @@
-# Brings one shared user-program build (user/CMakeLists.txt) up to date: configures it the
-# first time, then builds it. Run by every preset that uses it (cmake -P, from the top-level
-# CMakeLists.txt) with -DSOURCE= -DBINARY= -DISA= -DBITS= -DPAGE_SHIFT=.
+# Brings one page size's user programs (user/CMakeLists.txt) up to date: configures the ISA's
+# project the first time, then builds its target for the page size. Run by every preset that uses
+# it (cmake -P, from the top-level CMakeLists.txt and the Makefile) with -DSOURCE= -DBINARY= (the
+# ISA's project, build/user/<isa>) -DISA= -DBITS= -DPAGE_SHIFT=.
 #
-# Presets are built in parallel (make test), and several of them share this tree: the lock makes
-# the second wait for the first instead of both writing the same files; it then finds the tree
-# up to date.
+# Presets are built in parallel (make test), and several of them share this project: the lock
+# makes the second wait for the first instead of both writing the same files; it then finds what
+# it needs up to date, or builds what its page size has of its own.
 file(MAKE_DIRECTORY ${BINARY})
 file(LOCK ${BINARY} DIRECTORY GUARD PROCESS TIMEOUT 900 RESULT_VARIABLE locked)
 if(NOT locked EQUAL 0)
@@ -21,13 +22,15 @@ if(EXISTS ${BINARY}/CMakeCache.txt)
 endif()
 if(NOT EXISTS ${BINARY}/CMakeCache.txt)
   execute_process(COMMAND ${CMAKE_COMMAND} -G Ninja -S ${SOURCE} -B ${BINARY}
-                    -DRNDBITS_ISA=${ISA} -DRNDBITS_BITS=${BITS} -DRNDBITS_PAGE_SHIFT=${PAGE_SHIFT}
+                    -DRNDBITS_ISA=${ISA} -DRNDBITS_BITS=${BITS}
                   OUTPUT_QUIET RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "user: configuring ${BINARY} failed")
   endif()
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} RESULT_VARIABLE rc)
+math(EXPR page_k "(1 << ${PAGE_SHIFT}) / 1024")
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} --target user_programs_${page_k}k
+                RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "user: building ${BINARY} failed")
+  message(FATAL_ERROR "user: building ${BINARY} (${page_k}K pages) failed")
 endif()
