@@ -134,7 +134,7 @@ class Guest:
                 main_run, main_wait = run, wait
             else:
                 others.append((run, wait))
-        vcpu_run, vcpu_wait = max(others, default=(0.0, 0.0))  # noqa: F841
+        _, vcpu_wait = max(others, default=(0.0, 0.0))
         return main_run + sum(r for r, _ in others), main_wait + vcpu_wait
 
     def kill(self):
