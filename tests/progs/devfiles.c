@@ -15,28 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-	if (!ok)
-		failures++;
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case EBADF: return "EBADF";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case ENXIO: return "ENXIO";
-	case ESPIPE: return "ESPIPE";
-	case EPERM: return "EPERM";
-	case EAGAIN: return "EAGAIN";
-	default: return "another error";
-	}
-}
+#include "check.h"
 
 /* "char 1:3 mode 0666" for a character device, else what it is. */
 static void describe(const struct stat *st, char *out, size_t size)
@@ -220,6 +199,5 @@ int main(void)
 	case_console();
 	case_tty();
 	case_pipe();
-	printf("devfiles: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	return check_summary("devfiles");
 }

@@ -17,16 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define STEP_US 50000 /* the child's delay: far longer than the parent needs to start waiting */
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
-}
 
 static volatile sig_atomic_t handled;
 
@@ -410,6 +403,5 @@ int main(void)
 	select_cases();
 	sigmask_cases();
 	raw_cases();
-	printf("poll: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	return check_summary("poll");
 }
