@@ -6,10 +6,10 @@
  * F_DUPFD and fork make more descriptors naming the same one, so they share its offset and
  * status flags, as on Linux, and it goes back to the pool when the last of them closes. The
  * console on 0-2 is one open file outside the pool, opened for reading and writing, as Linux
- * opens /dev/console O_RDWR once for init and dups it onto 1 and 2 (console_on_open_fds): every
+ * opens /dev/console O_RDWR once for init and dups it onto 1 and 2 (console_on_rootfs): every
  * process started from the shell shares it (as a login session shares its terminal's), and its
- * status flags return to the defaults when no descriptor names it any more. exit closes every descriptor, so a later
- * process that gets the same pid (the counter wraps) finds nothing open. */
+ * status flags return to the defaults when no descriptor names it any more. exit closes every
+ * descriptor, so a later process that gets the same pid (the counter wraps) finds nothing open. */
 #include <asm/fcntl.h>
 #include <kernel/console.h>
 #include <kernel/cred.h>
