@@ -1,14 +1,15 @@
 /* A process's file descriptors over the file namespace (include/kernel/fs.h), with Linux's errors in
- * Linux's order: the console on 0 (reading it gives end of file, like </dev/null), 1 and 2
- * (writing prints), then opened files, directories and pipe ends (kernel/pipe.c).
+ * Linux's order: the console on 0, 1 and 2 (reading it gives end of file, like </dev/null;
+ * writing prints), then opened files, directories and pipe ends (kernel/pipe.c).
  *
  * A descriptor names an open file description (struct file) from a pool of NFILE; dup, dup2,
  * F_DUPFD and fork make more descriptors naming the same one, so they share its offset and
  * status flags, as on Linux, and it goes back to the pool when the last of them closes. The
- * console's two open files are not in the pool: every process started from the shell shares
- * them (as a login session shares its terminal's), and their status flags return to the
- * defaults when no descriptor names them any more. exit closes every descriptor, so a later
- * process that gets the same pid (the counter wraps) finds nothing open. */
+ * console on 0-2 is one open file outside the pool, opened for reading and writing, as Linux
+ * opens /dev/console O_RDWR once for init and dups it onto 1 and 2 (console_on_rootfs): every
+ * process started from the shell shares it (as a login session shares its terminal's), and its
+ * status flags return to the defaults when no descriptor names it any more. exit closes every
+ * descriptor, so a later process that gets the same pid (the counter wraps) finds nothing open. */
 #include <asm/fcntl.h>
 #include <kernel/console.h>
 #include <kernel/cred.h>
@@ -28,10 +29,9 @@
 #define CONSOLE_CHUNK 256
 
 static struct file file_pool[NFILE];
-/* The console for reading (fd 0) and for writing (1 and 2): a write to 0 is EBADF, so nothing
- * a program does with fd 0 reaches the console. */
-static struct file console_in = { .kind = FILE_CONSOLE, .flags = O_RDONLY };
-static struct file console_out = { .kind = FILE_CONSOLE, .flags = O_WRONLY };
+/* fds 0-2 of every process the shell starts: F_GETFL is O_RDWR on each, and O_NONBLOCK set
+ * through one shows on the others. */
+static struct file console = { .kind = FILE_CONSOLE, .flags = O_RDWR };
 
 struct file *file_alloc(enum file_kind kind, unsigned flags)
 {
@@ -71,9 +71,8 @@ void file_put(struct file *f)
 void fd_table_init(struct fd_table *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->fd[0] = file_get(&console_in);
-	t->fd[1] = file_get(&console_out);
-	t->fd[2] = file_get(&console_out);
+	for (int fd = 0; fd < FD_CONSOLE_FDS; fd++)
+		t->fd[fd] = file_get(&console);
 	strlcpy(t->cwd, "/", sizeof(t->cwd));
 }
 

@@ -10,6 +10,7 @@
 #include <kernel/fs.h>
 #include <kernel/kernel.h>
 #include <lib/errno.h>
+#include <lib/mman.h>
 #include <lib/string.h>
 #include <mm/mm.h>
 #include <kernel/pipe.h>
@@ -727,23 +728,28 @@ long sys_faccessat(const struct syscall_args *a)
 
 /* --- mmap's view ---------------------------------------------------------------------------- */
 
-const struct fs_file *fd_mmap_file(struct process *p, long fd, long *err)
+/* do_mmap's checks on the file, in Linux's order: a shared writable mapping needs the file open
+ * for writing, any mapping needs it open for reading (-EACCES); then the file must have an mmap
+ * of its own (-ENODEV without): an archive file has one, the console, /dev/null, a pipe's ends,
+ * a directory and /proc's files have none, as Linux's character devices without an mmap
+ * operation, pipefs, directories and procfs. A mapping type that is none of the three is
+ * -EINVAL, as do_mmap's switch answers before it looks at the file. */
+const struct fs_file *fd_mmap_file(struct process *p, long fd, unsigned long prot,
+				   unsigned long flags, long *err)
 {
 	struct file *f = fd_get(&p->files, fd);
+	unsigned long type = flags & MAP_TYPE;
 
-	if (!f) {
-		*err = -EBADF;
-		return NULL;
-	}
-	if (f->kind == FILE_SPECIAL) { /* a pipe has no mmap */
-		*err = -ENODEV;
-		return NULL;
-	}
-	if (f->kind == FILE_CONSOLE || f->node.kind != FS_NODE_FILE ||
-	    (f->flags & O_ACCMODE) == O_WRONLY) {
-		*err = -EACCES;
-		return NULL;
-	}
 	*err = 0;
-	return f->node.file;
+	if (!f)
+		*err = -EBADF;
+	else if (type != MAP_SHARED && type != MAP_SHARED_VALIDATE && type != MAP_PRIVATE)
+		*err = -EINVAL;
+	else if (type != MAP_PRIVATE && (prot & PROT_WRITE) && (f->flags & O_ACCMODE) == O_RDONLY)
+		*err = -EACCES;
+	else if ((f->flags & O_ACCMODE) == O_WRONLY)
+		*err = -EACCES;
+	else if (f->kind != FILE_NODE || f->node.kind != FS_NODE_FILE)
+		*err = -ENODEV;
+	return *err ? NULL : f->node.file;
 }

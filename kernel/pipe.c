@@ -201,10 +201,12 @@ static int pipe_name(const struct file *f, char *buf, size_t size)
 }
 
 /* poll: the read end is readable with bytes in the pipe, and hung up (end of file) once no
- * writer is left; the write end writable while there is room, in error once no reader is left.
- * A write larger than the room still waits, as poll(2) allows. (Linux counts its 16 buffers:
- * writable while one page is free, so a 4096-byte write fits; a one-page pipe would be
- * writable only when empty by that rule, and a byte left unread would stall a writer.) */
+ * writer is left; the write end in error once no reader is left, and writable while a buffer
+ * slot is free, as Linux's pipe_poll (!pipe_full: fewer buffers in use than the pipe's slots).
+ * This pipe is one page, Linux's pipe of one slot (F_SETPIPE_SZ to a page): any byte in it
+ * takes the slot, so it is writable only when empty, though a small write would still fit
+ * (Linux merges it into the slot's page too). Linux's default pipe has 16 slots and stays
+ * writable with a byte in it. */
 static unsigned pipe_poll(const struct file *f)
 {
 	const struct pipe *p = pipe_of(f);
@@ -216,7 +218,7 @@ static unsigned pipe_poll(const struct file *f)
 		if (p->writers == 0)
 			mask |= POLLHUP;
 	} else {
-		if (p->len < PIPE_SIZE)
+		if (p->len == 0)
 			mask |= POLLOUT | POLLWRNORM;
 		if (p->readers == 0)
 			mask |= POLLERR;

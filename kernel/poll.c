@@ -10,9 +10,11 @@
  *   scan. The timeout is measured on the counter the clocks read (time_now_ns), in sleeps of
  *   whole ticks: never shorter than asked, up to a tick longer.
  * - A signal ends the wait with -ERESTARTNOHAND: -EINTR once a handler runs, SA_RESTART or
- *   not; the call starts again when no handler runs. (Linux's poll returns
- *   -ERESTART_RESTARTBLOCK, which restarts with the time left; a program sees the difference
- *   only when a signal without a handler interrupts a poll with a timeout.)
+ *   not; the call starts again with its arguments when no handler runs. (Linux's poll returns
+ *   -ERESTART_RESTARTBLOCK, which keeps its end time, where this poll would start its whole
+ *   timeout again; but no signal that runs no handler can end a wait here part way: ignored
+ *   ones are dropped when sent, stop signals are ignored without job control, and a pending
+ *   one that ppoll's or pselect6's mask lets in ends the wait before it has waited.)
  * - ppoll and pselect6 install their signal mask for the wait as rt_sigsuspend does: a handler
  *   the wait ends with runs under it, and its frame restores the caller's.
  * - select, pselect6 and ppoll write the time left back into the caller's timeout (not poll,

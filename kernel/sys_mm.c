@@ -22,7 +22,7 @@ static long mmap_common(const struct syscall_args *a, uint64_t off)
 
 	if ((flags & MAP_ANONYMOUS) || len == 0)
 		return (long)do_mmap(&p->mm, addr, len, prot, flags);
-	const struct fs_file *file = fd_mmap_file(p, fd, &err);
+	const struct fs_file *file = fd_mmap_file(p, fd, prot, flags, &err);
 	if (!file)
 		return err;
 	return (long)do_mmap_file(&p->mm, addr, len, prot, flags, file, off);

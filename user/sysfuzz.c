@@ -604,11 +604,12 @@ static void make_args(struct call *c)
 	}
 }
 
-/* Nothing may reach the console: a write to fd 1 or 2 gets no bytes or a buffer that cannot be
- * read in any task of this ABI (the NULL page, the PROT_NONE page, past every task size). */
+/* Nothing may reach the console: a write to fd 0, 1 or 2 (one open file of the console, for
+ * reading and writing) gets no bytes or a buffer that cannot be read in any task of this ABI
+ * (the NULL page, the PROT_NONE page, past every task size). */
 static void keep_console_quiet(struct call *c)
 {
-	if (c->kind != K_WRITE || (uint32_t)c->a[0] < 1 || (uint32_t)c->a[0] > 2)
+	if (c->kind != K_WRITE || (uint32_t)c->a[0] > 2)
 		return;
 	switch (c->via == VIA_INT80 ? below(2) : below(4)) {
 	case 0: c->a[2] = 0; break;
@@ -619,8 +620,8 @@ static void keep_console_quiet(struct call *c)
 }
 
 /* The console stays on 0-2 and nowhere else: they are never closed or replaced (the summary line
- * must reach the console), and never duplicated or fcntl'd (a copy of 1 at 3 would let a random
- * write print). Another descriptor takes their place. */
+ * must reach the console), and never duplicated or fcntl'd (a copy of 0 or 1 at 3 would let a
+ * random write print). Another descriptor takes their place. */
 static unsigned long not_stdio(unsigned long fd, unsigned lowest)
 {
 	return (uint32_t)fd >= lowest && (uint32_t)fd <= 2 ? 3 + below(FDS_TOP - 3) : fd;
@@ -633,11 +634,11 @@ static void keep_stdio(struct call *c)
 		c->a[0] = not_stdio(c->a[0], 0);
 		break;
 	case K_DUP:
-		c->a[0] = not_stdio(c->a[0], 1);
+		c->a[0] = not_stdio(c->a[0], 0);
 		c->a[1] = not_stdio(c->a[1], 0);
 		break;
 	case K_FCNTL:
-		c->a[0] = not_stdio(c->a[0], 1);
+		c->a[0] = not_stdio(c->a[0], 0);
 		break;
 	default:
 		break;

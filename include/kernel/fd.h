@@ -81,8 +81,8 @@ struct fd_table {
 	char cwd[FS_PATH_MAX];
 };
 
-/* The first process's table: the console on 0-2 (0 for reading, 1 and 2 one open file for
- * writing), cwd "/". At exit: every descriptor closed. */
+/* The first process's table: the console on 0-2, one open file for reading and writing (as
+ * Linux's init gets /dev/console), cwd "/". At exit: every descriptor closed. */
 void fd_table_init(struct fd_table *t);
 void fd_table_release(struct fd_table *t);
 /* fork: the child gets every descriptor of the parent, naming the same open files (a shared

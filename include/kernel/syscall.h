@@ -222,9 +222,12 @@ long sys_old_select(const struct syscall_args *);
 long sys_pselect6(const struct syscall_args *);
 long sys_pselect6_time64(const struct syscall_args *);
 
-/* The regular file open on descriptor fd of p (for mmap of a file), or NULL with *err set to
- * Linux's errno for mmap: -EBADF (not open), -EACCES (not a regular file, or not readable). */
+/* The archive file open on descriptor fd of p, for an mmap of it with prot and flags, or NULL
+ * with *err set to Linux's errno for mmap: -EBADF (not open), -EINVAL (no mapping type),
+ * -EACCES (not open for reading, or a shared writable mapping of a file not open for writing),
+ * -ENODEV (a file without mmap: the console, /dev/null, a pipe, a directory, /proc). */
 struct fs_file;
-const struct fs_file *fd_mmap_file(struct process *p, long fd, long *err);
+const struct fs_file *fd_mmap_file(struct process *p, long fd, unsigned long prot,
+				   unsigned long flags, long *err);
 
 #endif

@@ -605,7 +605,7 @@ static void test_links_access_ioctl_fcntl(void **state)
 	assert_int_equal(call(sys_fcntl, fd, 2, 0, 0, 0), 0);
 	assert_int_equal(call(sys_fcntl, fd, 1, 0, 0, 0), 0);
 	assert_int_equal(call(sys_fcntl, fd, 3, 0, 0, 0), O_RDONLY);
-	assert_int_equal(call(sys_fcntl, 1, 3, 0, 0, 0), O_WRONLY);
+	assert_int_equal(call(sys_fcntl, 1, 3, 0, 0, 0), O_RDWR); /* fds 0-2: one O_RDWR console */
 	assert_int_equal(call(sys_fcntl, fd, 4, O_NONBLOCK, 0, 0), 0);
 	assert_int_equal(call(sys_fcntl, fd, 3, 0, 0, 0), O_NONBLOCK);
 	assert_int_equal(call(sys_fcntl, fd, 0, 10, 0, 0), 10);
@@ -615,10 +615,17 @@ static void test_links_access_ioctl_fcntl(void **state)
 	assert_int_equal(call(sys_fcntl, 14, 1, 0, 0, 0), -EBADF);
 	/* fd_mmap_file */
 	long err;
-	assert_ptr_equal(fd_mmap_file(&proc, fd, &err), fs_file_lookup("/bin/prog"));
-	assert_null(fd_mmap_file(&proc, 1, &err));
+	assert_ptr_equal(fd_mmap_file(&proc, fd, 1 /* PROT_READ */, 2 /* MAP_PRIVATE */, &err),
+			 fs_file_lookup("/bin/prog"));
+	/* A shared writable mapping of a file not open for writing: EACCES, as do_mmap. */
+	assert_null(fd_mmap_file(&proc, fd, 3 /* PROT_READ | PROT_WRITE */, 1 /* MAP_SHARED */, &err));
 	assert_int_equal(err, -EACCES);
-	assert_null(fd_mmap_file(&proc, 13, &err));
+	assert_null(fd_mmap_file(&proc, fd, 1, 0 /* no mapping type */, &err));
+	assert_int_equal(err, -EINVAL);
+	/* The console has no mmap: ENODEV. */
+	assert_null(fd_mmap_file(&proc, 1, 1, 2, &err));
+	assert_int_equal(err, -ENODEV);
+	assert_null(fd_mmap_file(&proc, 13, 1, 2, &err));
 	assert_int_equal(err, -EBADF);
 	fd_table_release(&proc.files);
 }

@@ -1,42 +1,26 @@
 /* Device files and descriptors as Linux 6.1 shows them to a program whose standard input and
  * error are the console (an init started on /dev/console): stat, fstat and lseek of /dev/null,
- * /dev/console and /dev/tty, /proc/self/fd's links for each (and a pipe's), and a pipe's
- * capacity through fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ. Each check prints one line with what
- * it saw; a failed one says FAIL and the program exits 1. The same binary prints the same lines
- * on Linux when started as `setsid devfiles-glibc 0</dev/console 2>/dev/console` (no
- * controlling terminal, as the console never becomes one). */
+ * /dev/console and /dev/tty, /proc/self/fd's links for each (and a pipe's), a pipe's capacity
+ * through fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ, and mmap of files that have no mmap (EACCES
+ * for the access mode first, then ENODEV). Each check prints one line with what it saw; a
+ * failed one says FAIL and the program exits 1. The same binary prints the same lines on Linux
+ * when started as `setsid devfiles-glibc 0</dev/console 2>/dev/console` (no controlling
+ * terminal, as the console never becomes one).
+ *   devfiles stdio   fds 0, 1 and 2 only: one open file for reading and writing, as init's
+ *                    /dev/console (on Linux: `script -qc 'devfiles-glibc stdio' /dev/null`,
+ *                    a terminal opened once and dup'ed, prints the same lines) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-	if (!ok)
-		failures++;
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case EBADF: return "EBADF";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case ENXIO: return "ENXIO";
-	case ESPIPE: return "ESPIPE";
-	case EPERM: return "EPERM";
-	case EAGAIN: return "EAGAIN";
-	default: return "another error";
-	}
-}
+#include "check.h"
 
 /* "char 1:3 mode 0666" for a character device, else what it is. */
 static void describe(const struct stat *st, char *out, size_t size)
@@ -213,13 +197,106 @@ static void case_pipe(void)
 	close(p[1]);
 }
 
-int main(void)
+/* mmap of fd with prot and flags must fail with err (do_mmap's order: EACCES for the access
+ * mode first, then ENODEV for a file without an mmap operation). */
+static void check_mmap(int fd, int prot, int flags, int err, const char *what)
+{
+	void *m = mmap(NULL, 4096, prot, flags, fd, 0);
+
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	check_err(m == MAP_FAILED ? -1 : 0, err, what);
+}
+
+static void case_mmap(void)
+{
+	int p[2];
+
+	int fd = open("/dev/null", O_RDWR);
+	check_mmap(fd, PROT_READ, MAP_PRIVATE, ENODEV, "mmap /dev/null MAP_PRIVATE");
+	check_mmap(fd, PROT_READ | PROT_WRITE, MAP_SHARED, ENODEV,
+		   "mmap /dev/null MAP_SHARED PROT_WRITE");
+	close(fd);
+	fd = open("/dev/null", O_WRONLY);
+	check_mmap(fd, PROT_READ, MAP_PRIVATE, EACCES, "mmap /dev/null opened O_WRONLY");
+	close(fd);
+	fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	check_mmap(fd, PROT_READ, MAP_SHARED, ENODEV, "mmap /dev/console");
+	close(fd);
+	fd = open("/dev/console", O_RDONLY | O_NOCTTY);
+	check_mmap(fd, PROT_READ | PROT_WRITE, MAP_SHARED, EACCES,
+		   "mmap /dev/console opened O_RDONLY, MAP_SHARED PROT_WRITE");
+	check_mmap(fd, PROT_READ | PROT_WRITE, MAP_PRIVATE, ENODEV,
+		   "mmap /dev/console opened O_RDONLY, MAP_PRIVATE PROT_WRITE");
+	close(fd);
+	check_mmap(0, PROT_READ, MAP_PRIVATE, ENODEV, "mmap 0 (the console)");
+	if (pipe(p) == 0) {
+		check_mmap(p[0], PROT_READ, MAP_PRIVATE, ENODEV, "mmap a pipe's read end");
+		check_mmap(p[1], PROT_READ, MAP_PRIVATE, EACCES, "mmap a pipe's write end");
+		close(p[0]);
+		close(p[1]);
+	}
+	fd = open("/", O_RDONLY | O_DIRECTORY);
+	check_mmap(fd, PROT_READ, MAP_PRIVATE, ENODEV, "mmap a directory");
+	close(fd);
+	fd = open("/proc/self/maps", O_RDONLY);
+	check_mmap(fd, PROT_READ, MAP_PRIVATE, ENODEV, "mmap /proc/self/maps");
+	close(fd);
+	fd = open("/proc/sys/vm/mmap_rnd_bits", O_RDONLY);
+	check_mmap(fd, PROT_READ, MAP_PRIVATE, ENODEV, "mmap /proc/sys/vm/mmap_rnd_bits");
+	close(fd);
+	check_mmap(99, PROT_READ, MAP_PRIVATE, EBADF, "mmap of a descriptor not open");
+}
+
+/* fds 0, 1 and 2 as Linux's init has them (console_on_rootfs: /dev/console opened O_RDWR once,
+ * then dup'ed twice), and so any program started from a shell on a terminal: one open file
+ * description, open for reading and writing. (Run by itself: the other cases need 0 and 2 on
+ * the console, 1 where the lines are kept.) */
+static void case_stdio(void)
+{
+	char line[128];
+	int fl[3];
+
+	for (int fd = 0; fd <= 2; fd++) {
+		fl[fd] = fcntl(fd, F_GETFL);
+		snprintf(line, sizeof(line), "F_GETFL %d: %s", fd,
+			 fl[fd] < 0 ? errname(errno) :
+			 (fl[fd] & O_ACCMODE) == O_RDWR ? "O_RDWR" :
+			 (fl[fd] & O_ACCMODE) == O_WRONLY ? "O_WRONLY" : "O_RDONLY");
+		check(fl[fd] >= 0 && (fl[fd] & O_ACCMODE) == O_RDWR, line);
+	}
+	fcntl(0, F_SETFL, fl[0] | O_NONBLOCK);
+	check((fcntl(1, F_GETFL) & O_NONBLOCK) && (fcntl(2, F_GETFL) & O_NONBLOCK),
+	      "F_SETFL O_NONBLOCK on 0: 1 and 2 show it (one open file)");
+	fcntl(2, F_SETFL, fl[0] & ~O_NONBLOCK);
+	check(!(fcntl(0, F_GETFL) & O_NONBLOCK) && !(fcntl(1, F_GETFL) & O_NONBLOCK),
+	      "F_SETFL without O_NONBLOCK on 2: 0 and 1 show it");
+	struct stat st[3];
+	int same = 1;
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat ln;
+		char path[32];
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		same &= fstat(fd, &st[fd]) == 0 && lstat(path, &ln) == 0 &&
+			(ln.st_mode & 0777) == 0700 && same_file(&st[fd], &st[0]);
+	}
+	check(same, "fstat 0, 1, 2: the same file; /proc/self/fd/0-2: lrwx------");
+	static const char through0[] = "a line written to fd 0\n";
+	long n = write(0, through0, sizeof(through0) - 1);
+	check(n == (long)sizeof(through0) - 1, "write to 0: every byte");
+}
+
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && strcmp(argv[1], "stdio") == 0) {
+		case_stdio();
+		return check_summary("devfiles stdio");
+	}
 	case_null();
 	case_console();
 	case_tty();
 	case_pipe();
-	printf("devfiles: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	case_mmap();
+	return check_summary("devfiles");
 }

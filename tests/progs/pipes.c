@@ -25,41 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-	if (!ok)
-		failures++;
-}
-
-/* errno's name, for the errors here (musl has no strerrorname_np). */
-static const char *errname(int e)
-{
-	switch (e) {
-	case EBADF: return "EBADF";
-	case EINVAL: return "EINVAL";
-	case EAGAIN: return "EAGAIN";
-	case EPIPE: return "EPIPE";
-	case ESPIPE: return "ESPIPE";
-	case EFAULT: return "EFAULT";
-	case EMFILE: return "EMFILE";
-	case ENOENT: return "ENOENT";
-	case EACCES: return "EACCES";
-	case ENOEXEC: return "ENOEXEC";
-	default: return "another error";
-	}
-}
-
-/* The result of a call that must fail with err. */
-static void check_err(long r, int err, const char *what)
-{
-	char line[128];
-
-	snprintf(line, sizeof(line), "%s -> %s", what, r == -1 ? errname(errno) : "success");
-	check(r == -1 && errno == err, line);
-}
+#include "check.h"
 
 static void case_pipe(void)
 {
@@ -398,6 +364,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pipes pipe|dup|sigpipe|fork|intr|cloexec\n");
 		return 2;
 	}
-	printf("pipes %s: %s\n", what, failures ? "FAILED" : "all ok");
-	return failures != 0;
+	char name[32];
+	snprintf(name, sizeof(name), "pipes %s", what);
+	return check_summary(name);
 }

@@ -17,16 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define STEP_US 50000 /* the child's delay: far longer than the parent needs to start waiting */
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
-}
 
 static volatile sig_atomic_t handled;
 
@@ -104,6 +97,19 @@ static void pipe_cases(void)
 	check(revents(p[1], POLLOUT) == 0, "poll, a full pipe: not writable");
 	(void)!read(p[0], fill, sizeof(fill));
 	check(revents(p[1], POLLOUT) == POLLOUT, "poll, the full pipe drained: POLLOUT");
+	close(p[0]);
+	close(p[1]);
+
+	/* Linux's pipe_poll: writable while a buffer slot is free. A pipe of one page (this
+	 * kernel's only size; F_SETPIPE_SZ makes Linux's one) has one slot, which a byte takes. */
+	long page = sysconf(_SC_PAGESIZE);
+	if (pipe(p))
+		return;
+	check(fcntl(p[1], F_SETPIPE_SZ, page) == page && write(p[1], "x", 1) == 1 &&
+	      revents(p[1], POLLOUT) == 0,
+	      "poll, a one-page pipe holding a byte: not writable (its one slot taken)");
+	(void)!read(p[0], &c, 1);
+	check(revents(p[1], POLLOUT) == POLLOUT, "poll, the one-page pipe drained: POLLOUT");
 	close(p[0]);
 	close(p[1]);
 	(void)r;
@@ -247,12 +253,25 @@ static void select_cases(void)
 	int r = select(p[1] + 1, &in, &out, NULL, &tv);
 	check(r == 1 && !FD_ISSET(p[0], &in) && FD_ISSET(p[1], &out),
 	      "select, empty pipe: the write end only");
+	/* One page, as this kernel's pipes: a byte fills its one buffer slot (pipe_cases). */
+	fcntl(p[1], F_SETPIPE_SZ, sysconf(_SC_PAGESIZE));
 	r = write(p[1], "x", 1);
 	FD_SET(p[0], &in);
 	FD_SET(p[1], &out);
 	r = select(p[1] + 1, &in, &out, NULL, &tv);
-	check(r == 2 && FD_ISSET(p[0], &in) && FD_ISSET(p[1], &out),
-	      "select, a byte in the pipe: both ends, 2");
+	check(r == 1 && FD_ISSET(p[0], &in) && !FD_ISSET(p[1], &out),
+	      "select, a byte in a one-page pipe: the read end only, 1");
+	int q[2];
+	if (pipe(q) == 0) {
+		FD_SET(p[0], &in);
+		FD_SET(q[1], &out);
+		int n = (p[0] > q[1] ? p[0] : q[1]) + 1;
+		r = select(n, &in, &out, NULL, &tv);
+		check(r == 2 && FD_ISSET(p[0], &in) && FD_ISSET(q[1], &out),
+		      "select, that read end and an empty pipe's write end: both, 2");
+		close(q[0]);
+		close(q[1]);
+	}
 	char c;
 	(void)!read(p[0], &c, 1);
 
@@ -410,6 +429,5 @@ int main(void)
 	select_cases();
 	sigmask_cases();
 	raw_cases();
-	printf("poll: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	return check_summary("poll");
 }

@@ -22,16 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define STEP_US 50000 /* between the child's actions: far longer than the parent needs */
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
-}
 
 static volatile sig_atomic_t handled, chld_handled;
 
@@ -278,6 +271,5 @@ int main(void)
 	pipe_write_case(0);
 	pipe_write_case(SA_RESTART);
 	sleep_cases();
-	printf("restart: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	return check_summary("restart");
 }

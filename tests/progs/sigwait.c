@@ -14,26 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
+#include "check.h"
+
 static volatile sig_atomic_t handled;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", what, ok ? "ok" : "FAIL");
-	if (!ok)
-		failures++;
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case EAGAIN: return "EAGAIN";
-	case EINTR: return "EINTR";
-	case EINVAL: return "EINVAL";
-	case EFAULT: return "EFAULT";
-	default: return "another error";
-	}
-}
 
 static const char *code_name(int code)
 {
@@ -183,6 +166,5 @@ int main(void)
 	check(r == SIGUSR1, "no siginfo pointer -> SIGUSR1");
 
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	printf("sigwait: %s\n", failures ? "FAILED" : "all ok");
-	return failures ? 1 : 0;
+	return check_summary("sigwait");
 }
