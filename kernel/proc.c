@@ -19,6 +19,7 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/sysctl.h>
 #include <arch/task.h>
 #include <asm/trap_frame.h> /* struct trap_frame: a new task's first registers */
 #include <kernel/syscall.h>
@@ -32,9 +33,15 @@ const struct process proc_free_slot; /* state 0: PROC_FREE */
 static struct process init_process;
 struct process *current_proc;
 static struct process kept;
-/* Linux's default pid_max; numbering wraps past it to 300, above the pids daemons take first. */
-#define PID_MAX 32768
-#define PID_WRAP_TO 300
+/* Pids as Linux numbers them (kernel/pid.c): up to kernel.pid_max - 1, then again from
+ * RESERVED_PIDS, above the pids daemons take first. The knob has Linux's default and range:
+ * RESERVED_PIDS + 1 .. PID_MAX_LIMIT (32768 on 32-bit kernels, 4 Mi on 64-bit ones). */
+#define PID_MAX_DEFAULT 32768
+#define RESERVED_PIDS 300
+#define PID_MAX_LIMIT (sizeof(long) > 4 ? 4 * 1024 * 1024 : PID_MAX_DEFAULT)
+static int pid_max = PID_MAX_DEFAULT;
+SYSCTL_INT_MINMAX(pid_max, "kernel.pid_max", &pid_max, 0644, RESERVED_PIDS + 1, PID_MAX_LIMIT,
+		  PID_MAX_DEFAULT);
 static int next_pid = 2; /* 1 is init, the shell */
 /* The process group Ctrl-C interrupts: the job `run` waits for (0: none, the shell reads). */
 static int foreground_pgid;
@@ -110,15 +117,19 @@ static bool pid_taken(int pid)
 	return false;
 }
 
+/* The next free pid from the cursor, as Linux's idr_alloc_cyclic: a cursor at or past pid_max
+ * (lowered since) starts again at RESERVED_PIDS. 0 when none is free (a pid_max that leaves
+ * fewer pids above RESERVED_PIDS than there are processes). */
 static int alloc_pid(void)
 {
-	int pid;
-
-	do {
-		pid = next_pid;
-		next_pid = next_pid >= PID_MAX - 1 ? PID_WRAP_TO : next_pid + 1;
-	} while (pid_taken(pid));
-	return pid;
+	for (int tries = 0; tries < pid_max; tries++) {
+		if (next_pid >= pid_max)
+			next_pid = RESERVED_PIDS;
+		int pid = next_pid++;
+		if (!pid_taken(pid))
+			return pid;
+	}
+	return 0;
 }
 
 /* A struct process is some KiB (its descriptor table above all): the table holds pointers to
@@ -145,9 +156,13 @@ struct process *proc_alloc(void)
 			return NULL;
 		struct process *p = __va(pa);
 		memset(p, 0, sizeof(*p));
+		p->pid = alloc_pid();
+		if (!p->pid) {
+			pmm_free_pages(pa, process_order());
+			return NULL;
+		}
 		start_tick_once();
 		p->slot = i;
-		p->pid = alloc_pid();
 		proc_table[i] = p;
 		return p;
 	}

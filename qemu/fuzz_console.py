@@ -37,7 +37,8 @@ WORDS = ["-k", "-R", "-32", "-a", "-n", "-q", "-w", "-", "--", "0", "1", "-1", "
          "99999999999999999999", "/", "/bin", "/proc", "/proc/sys", "/proc/sys/vm",
          "/proc/sys/vm/mmap_rnd_bits", "/nosuch", "text", "heap", "stack", "mmap", "dump",
          "check", "walk", "info", "sample", "root", "nobody", "''", '""', "'a b'", "x" * 300]
-SYSCTL_FILES = {"kernel.randomize_va_space": "/proc/sys/kernel/randomize_va_space",
+SYSCTL_FILES = {"kernel.pid_max": "/proc/sys/kernel/pid_max",
+                "kernel.randomize_va_space": "/proc/sys/kernel/randomize_va_space",
                 "vm.legacy_va_layout": "/proc/sys/vm/legacy_va_layout",
                 "vm.mmap_rnd_bits": "/proc/sys/vm/mmap_rnd_bits",
                 "vm.mmap_rnd_compat_bits": "/proc/sys/vm/mmap_rnd_compat_bits"}
@@ -288,7 +289,8 @@ class Fuzzer:
         self.commands = sorted(set(re.findall(r"^(\w+) ", self.command("help"), re.M))
                                - DANGEROUS)
         cfg = self.machine.config()
-        self.ranges = {"kernel.randomize_va_space": (0, 2), "vm.legacy_va_layout": (0, 1),
+        self.ranges = {"kernel.pid_max": (301, 4194304 if "CONFIG_64BIT" in cfg else 32768),
+                       "kernel.randomize_va_space": (0, 2), "vm.legacy_va_layout": (0, 1),
                        "vm.mmap_rnd_bits": (int(cfg["CONFIG_ARCH_MMAP_RND_BITS_MIN"]),
                                             int(cfg["CONFIG_ARCH_MMAP_RND_BITS_MAX"]))}
         if "CONFIG_COMPAT" in cfg:
