@@ -44,7 +44,8 @@ foreach(variant arm64:arm64-4k-va48 x86:x86_64)
   rndbits_host_test(files.${isa} SOURCES test_files.c ${HOST_FILES} ${HOST_PRINTK}
                     UNDER_TEST ${RNDBITS_ROOT}/kernel/initramfs.c ${RNDBITS_ROOT}/kernel/procfs.c
                     ${RNDBITS_ROOT}/kernel/proc_maps.c ${RNDBITS_ROOT}/kernel/fd.c
-                    ${RNDBITS_ROOT}/kernel/fs_syscalls.c ${HOST_CPIO} ${HOST_PATH}
+                    ${RNDBITS_ROOT}/kernel/fs_syscalls.c ${RNDBITS_ROOT}/drivers/tty_ioctl.c
+                    ${HOST_CPIO} ${HOST_PATH}
                     INCLUDES ${RNDBITS_ROOT}/arch/${isa}/include
                     CONFIG ${CMAKE_BINARY_DIR}/presets/${preset}/config.h)
   target_compile_definitions(test_files.${isa} PRIVATE MKCPIO="${RNDBITS_ROOT}/tools/mkcpio.py")
