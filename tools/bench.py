@@ -761,7 +761,7 @@ def main():
     if args.boot_only:
         head = render_boot(results, facts, started, args,
                            old_boot_rows(args.out) if args.out else {})
-        text = "\n".join(head)
+        text = "\n".join(head) + "\n"
         if args.out and os.path.exists(args.out):
             with open(args.out) as f:
                 old = f.read()
