@@ -1,6 +1,7 @@
 /* What the checking programs of tests/progs (pipes, restart, poll, devfiles, sigwait) share:
- * one printed line per check, "WHAT: ok" or "WHAT: FAIL", errno's names for those lines, and a
- * last line "NAME: all ok" (or "NAME: FAILED") that the exit status repeats. A transcript
+ * one printed line per check, "WHAT: ok" or "WHAT: FAIL", errno's names for those lines, a
+ * last line "NAME: all ok" (or "NAME: FAILED") that the exit status repeats, and how they
+ * install a signal handler. A transcript
  * compares the lines, and the same binary prints them on Linux. Each program is compiled alone
  * (tests/progs/CMakeLists.txt), so everything here is static; the functions are inline so that
  * a program need not use them all under -Werror. */
@@ -8,7 +9,9 @@
 #define RNDBITS_PROGS_CHECK_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 static int failures;
 
@@ -55,6 +58,17 @@ static inline int check_summary(const char *name)
 {
 	printf("%s: %s\n", name, failures ? "FAILED" : "all ok");
 	return failures ? 1 : 0;
+}
+
+/* sigaction(sig) with handler fn (or SIG_DFL, SIG_IGN) and flags (SA_RESTART ...), no mask. */
+static inline void handle(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
 }
 
 #endif

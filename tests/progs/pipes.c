@@ -277,12 +277,8 @@ static void interrupted_read(int flags, const char *what)
 {
 	int p[2];
 	char buf[8];
-	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = flags;
-	sigaction(SIGUSR1, &sa, NULL);
+	handle(SIGUSR1, on_usr1, flags);
 	handled = 0;
 	if (pipe(p))
 		return;

@@ -29,16 +29,6 @@ static void on_usr1(int sig)
 	handled++;
 }
 
-static void handle(int sig, void (*fn)(int), int flags)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sa.sa_flags = flags;
-	sigaction(sig, &sa, NULL);
-}
-
 static long long now_ms(void)
 {
 	struct timespec ts;

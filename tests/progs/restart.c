@@ -40,16 +40,6 @@ static void on_chld(int sig)
 	chld_handled++;
 }
 
-static void handle(int sig, void (*fn)(int), int flags)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sa.sa_flags = flags;
-	sigaction(sig, &sa, NULL);
-}
-
 /* A child that signals the parent after one step, and after another exits with 7. */
 static pid_t signal_then_exit(void)
 {

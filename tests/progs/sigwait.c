@@ -125,11 +125,7 @@ int main(void)
 	check(sigwait(&set, &got) == 0 && got == SIGUSR1, "sigwait -> 0, SIGUSR1");
 
 	/* A handled signal outside the set ends the wait: EINTR, the handler ran. */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr2;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGUSR2, &sa, NULL);
+	handle(SIGUSR2, on_usr2, SA_RESTART);
 	sigset_t only2;
 	sigemptyset(&only2);
 	sigaddset(&only2, SIGUSR2);
